@@ -1,0 +1,69 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// The pipeline is visible in the targets:
+//   Capture ─▶ Encoder ─▶ FLV ─▶ RTMP, wired together by CamcastDaemon, started by `camcast`.
+// Each C library is wrapped by exactly one thin `C*` system-library module and imported by exactly
+// one Swift module, so no C type reaches a public API. Media, FLV and Config are pure Swift.
+let package = Package(
+    name: "camcast",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "camcast", targets: ["camcast"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+    ],
+    targets: [
+        // C libraries: one shim module each (module.modulemap + shim.h).
+        .systemLibrary(name: "CX264", pkgConfig: "x264", providers: [.apt(["libx264-dev"])]),
+        .systemLibrary(name: "CRTMP", pkgConfig: "librtmp", providers: [.apt(["librtmp-dev"])]),
+        .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
+        .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+
+        // Pure value types shared by the stages: frames, pixel formats, timestamps.
+        .target(name: "Media"),
+        // Stage 1: where frames come from (test pattern; V4L2 devices, MJPEG decoded with libturbojpeg).
+        .target(
+            name: "Capture",
+            dependencies: ["Media", "CV4L2", "CTurboJPEG", .product(name: "Logging", package: "swift-log")]),
+        // Stage 2: the x264 encoder session (libyuv for pixel conversion).
+        .target(name: "Encoder", dependencies: ["Media", "CX264", "CYUV", .product(name: "Logging", package: "swift-log")]),
+        // Stage 3: FLV wire format, pure Swift.
+        .target(name: "FLV"),
+        // Stage 4: the librtmp publisher.
+        .target(name: "RTMP", dependencies: ["CRTMP", .product(name: "Logging", package: "swift-log")]),
+        // Configuration file model and validation, pure Swift (+ Yams for parsing).
+        .target(name: "Config", dependencies: [.product(name: "Yams", package: "Yams")]),
+        // Wiring, lifecycle and status.
+        .target(
+            name: "CamcastDaemon",
+            dependencies: [
+                "Media", "Capture", "Encoder", "FLV", "RTMP", "Config",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "camcast",
+            dependencies: ["CamcastDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+
+        .testTarget(name: "FLVTests", dependencies: ["FLV"]),
+        .testTarget(name: "EncoderTests", dependencies: ["Encoder", "Media", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "RTMPTests", dependencies: ["RTMP", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config"]),
+        // Boots the vivid VM (scripts/vivid-vm) from the host and runs its in-VM suites there.
+        .testTarget(
+            name: "CaptureIntegrationTests",
+            dependencies: ["Capture", "Media", .product(name: "Logging", package: "swift-log")]),
+        // Real servers and processes: nginx-rtmp, ffprobe/ffmpeg, the camcast binary.
+        .testTarget(name: "IntegrationTests", dependencies: ["FLV"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,32 @@
+/// What the user typed after `camcast run`, before validation. Nil means "not given".
+public struct CommandLineSettings: Sendable {
+    public var configPath: String?
+    public var source: String?
+    public var size: String?
+    public var fps: String?
+    public var bitrateKbps: Int?
+    public var keyframeIntervalSeconds: Double?
+    public var preset: String?
+    public var profile: String?
+    public var outputs: [String]
+    public var durationSeconds: Double?
+    public var logLevel: String?
+
+    public init(
+        configPath: String? = nil, source: String? = nil, size: String? = nil, fps: String? = nil,
+        bitrateKbps: Int? = nil, keyframeIntervalSeconds: Double? = nil, preset: String? = nil,
+        profile: String? = nil, outputs: [String] = [], durationSeconds: Double? = nil, logLevel: String? = nil
+    ) {
+        self.configPath = configPath
+        self.source = source
+        self.size = size
+        self.fps = fps
+        self.bitrateKbps = bitrateKbps
+        self.keyframeIntervalSeconds = keyframeIntervalSeconds
+        self.preset = preset
+        self.profile = profile
+        self.outputs = outputs
+        self.durationSeconds = durationSeconds
+        self.logLevel = logLevel
+    }
+}

@@ -1,0 +1,181 @@
+import Capture
+import Encoder
+import FLV
+import Logging
+import Media
+import ServiceLifecycle
+import Synchronization
+
+/// Source → encoder → FLV → outputs, run as one service.
+///
+/// The source's capture thread drives everything per frame: it encodes, the encoder's output
+/// callback turns pictures into FLV tags, and the tags are handed to each output (a file writes at
+/// once; an RTMP output queues for its publisher thread). `run` returns after a clean stop — on
+/// graceful shutdown (SIGTERM/SIGINT), when `durationSeconds` of media have been captured, or when
+/// an output fails — with the encoder flushed and every output ended with an end-of-sequence tag.
+public struct Pipeline: Service {
+    private let settings: RunSettings
+    private let logger: Logger
+
+    public init(settings: RunSettings, logger: Logger) {
+        self.settings = settings
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        guard !settings.outputs.isEmpty else { throw PipelineError.noOutputs }
+        let stop = StopSignal()
+        let counters = PipelineCounters()
+        let assembler = Mutex(FLVStreamAssembler())
+        let lastCaptureTime = Atomic<Int64>(0)
+        let outputsBox = Mutex<[any StreamOutput]>([])
+
+        let encoder: X264EncoderSession
+        do {
+            encoder = try X264EncoderSession(settings: settings.encoder, logger: logger) { picture in
+                counters.framesEncoded.add(1, ordering: .relaxed)
+                if picture.isKeyframe { counters.keyframes.add(1, ordering: .relaxed) }
+                counters.encodedBytes.add(picture.nalUnits.reduce(0) { $0 + $1.bytes.count }, ordering: .relaxed)
+                lastCaptureTime.store(picture.pts, ordering: .relaxed)
+                let packets: [StreamPacket]
+                do {
+                    packets = try assembler.withLock { try $0.packets(for: picture) }
+                } catch {
+                    stop.fire(.failed((error as? PipelineError) ?? .encoderFailed("\(error)")))
+                    return
+                }
+                for output in outputsBox.withLock({ $0 }) {
+                    for packet in packets { output.write(packet) }
+                }
+            }
+        } catch {
+            throw PipelineError.encoderFailed("\(error)")
+        }
+        defer { encoder.close() }
+
+        let outputs = try makeOutputs(encoder: encoder, stop: stop)
+        var opened: [any StreamOutput] = []
+        for output in outputs {
+            do {
+                try output.open()
+                opened.append(output)
+            } catch {
+                for output in opened { output.finish(endTimestamp: 0, drainSeconds: 0) }
+                throw error
+            }
+        }
+        outputsBox.withLock { $0 = outputs }
+
+        let source = try makeSource()
+        // A frame belongs to the run if it starts before the end, with half a frame interval of
+        // slack so that rounding of the interval (33 333 333 ns at 30 fps) cannot add a frame.
+        let halfInterval = Int64(settings.encoder.frameRate.frameIntervalNanoseconds / 2)
+        let duration = settings.durationSeconds.map { Int64($0 * 1e9) - halfInterval }
+        let firstFrame = Mutex<MonotonicTime?>(nil)
+        try source.start { frame in
+            if let duration {
+                let first = firstFrame.withLock { first in
+                    if first == nil { first = frame.timestamp }
+                    return first!
+                }
+                guard frame.timestamp.nanoseconds(since: first) < duration else {
+                    stop.fire(.durationElapsed)
+                    return
+                }
+            }
+            guard !stop.hasFired else { return }
+            counters.framesCaptured.add(1, ordering: .relaxed)
+            do {
+                try encoder.encode(frame)
+            } catch {
+                stop.fire(.failed(.encoderFailed("\(error)")))
+            }
+        }
+        logger.info(
+            "streaming",
+            metadata: [
+                "source": "\(settings.source)", "size": "\(settings.encoder.size)",
+                "fps": "\(settings.encoder.frameRate)", "bitrate_kbps": "\(settings.encoder.bitrateKbps)",
+                "outputs": "\(outputs.map(\.name).joined(separator: ", "))",
+            ])
+
+        let reason = await withGracefulShutdownHandler {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await logStatus(every: settings.statusIntervalSeconds, counters: counters, stop: stop) }
+                let reason = await stop.wait()
+                group.cancelAll()
+                return reason
+            }
+        } onGracefulShutdown: {
+            stop.fire(.shutdownRequested)
+        }
+
+        source.stop()
+        do {
+            try encoder.flush()
+        } catch {
+            logger.warning("encoder flush failed", metadata: ["error": "\(error)"])
+        }
+        let end = assembler.withLock { $0.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) }
+        for output in outputs {
+            output.finish(endTimestamp: end, drainSeconds: settings.stopDrainSeconds)
+        }
+        logger.info(
+            "stopped",
+            metadata: [
+                "reason": "\(reason)", "frames": "\(counters.framesEncoded.load(ordering: .relaxed))",
+                "skipped": "\(source.skippedFrames)",
+            ])
+        if case .failed(let error) = reason { throw error }
+    }
+
+    private func makeSource() throws -> any FrameSource {
+        switch settings.source {
+        case .testPattern:
+            try TestPatternSource(size: settings.encoder.size, frameRate: settings.encoder.frameRate)
+        }
+    }
+
+    private func makeOutputs(encoder: X264EncoderSession, stop: StopSignal) throws -> [any StreamOutput] {
+        let metadata = try FLVMuxer().metadataTag(
+            FLVMetadata(
+                width: settings.encoder.size.width, height: settings.encoder.size.height,
+                frameRate: settings.encoder.frameRate.framesPerSecond,
+                videoDataRate: Double(settings.encoder.bitrateKbps), encoder: "Camcast (libx264)"))
+        let fail: @Sendable (PipelineError) -> Void = { stop.fire(.failed($0)) }
+        return settings.outputs.map { target -> any StreamOutput in
+            switch target {
+            case .flvFile(let path):
+                FLVFileOutput(path: path, metadata: metadata, logger: logger, onFailure: fail)
+            case .rtmp(let url):
+                RTMPOutput(
+                    url: url, options: settings.rtmp, metadata: metadata,
+                    queueMilliseconds: settings.sendQueueMilliseconds, logger: logger,
+                    requestKeyframe: { encoder.requestKeyframe() }, onFailure: fail)
+            }
+        }
+    }
+
+    private func logStatus(every seconds: Double, counters: PipelineCounters, stop: StopSignal) async {
+        var previousFrames = 0
+        var previousBytes = 0
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(for: .seconds(seconds))
+            } catch {
+                return
+            }
+            let frames = counters.framesEncoded.load(ordering: .relaxed)
+            let bytes = counters.encodedBytes.load(ordering: .relaxed)
+            logger.info(
+                "status",
+                metadata: [
+                    "fps": "\(Double(frames - previousFrames) / seconds)",
+                    "kbps": "\(Int(Double(bytes - previousBytes) * 8 / 1000 / seconds))",
+                    "frames": "\(frames)", "keyframes": "\(counters.keyframes.load(ordering: .relaxed))",
+                ])
+            previousFrames = frames
+            previousBytes = bytes
+        }
+    }
+}

@@ -1,0 +1,9 @@
+import Synchronization
+
+/// Figures for the status line, updated per frame from the capture thread.
+final class PipelineCounters: Sendable {
+    let framesCaptured = Atomic<Int>(0)
+    let framesEncoded = Atomic<Int>(0)
+    let keyframes = Atomic<Int>(0)
+    let encodedBytes = Atomic<Int>(0)
+}

@@ -1,0 +1,23 @@
+/// Failures that stop the pipeline. Descriptions are single lines, safe to log (no stream keys).
+public enum PipelineError: Error, CustomStringConvertible {
+    case noOutputs
+    case timestampOutOfRange(Int64)
+    case outputFailed(output: String, reason: String)
+    case sourceFailed(String)
+    case encoderFailed(String)
+
+    public var description: String {
+        switch self {
+        case .noOutputs:
+            "no output given: add --output with an rtmp:// URL or an .flv path"
+        case .timestampOutOfRange(let ms):
+            "stream timestamp \(ms) ms is outside the FLV range"
+        case .outputFailed(let output, let reason):
+            "output \(output) failed: \(reason)"
+        case .sourceFailed(let reason):
+            "source failed: \(reason)"
+        case .encoderFailed(let reason):
+            "encoder failed: \(reason)"
+        }
+    }
+}

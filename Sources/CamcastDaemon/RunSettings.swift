@@ -1,0 +1,37 @@
+import Encoder
+import Media
+import RTMP
+
+/// Everything one `camcast run` needs, resolved from flags and the config file and validated.
+public struct RunSettings: Sendable {
+    public enum Source: Sendable, Hashable, CustomStringConvertible {
+        /// The built-in moving test pattern.
+        case testPattern
+
+        public var description: String {
+            switch self {
+            case .testPattern: "testpattern"
+            }
+        }
+    }
+
+    public var source: Source
+    public var encoder: EncoderSettings
+    public var outputs: [OutputTarget]
+    /// Stop after this much media time (seconds); nil streams until a signal.
+    public var durationSeconds: Double?
+    /// How much media the send queue of each RTMP output may hold before it drops to the next IDR.
+    public var sendQueueMilliseconds: Int64 = 2000
+    public var rtmp = RTMPPublisherOptions()
+    /// On stop, how long outputs may take to send what they still hold.
+    public var stopDrainSeconds: Double = 5
+    /// How often the one-line status is logged.
+    public var statusIntervalSeconds: Double = 30
+
+    public init(source: Source, encoder: EncoderSettings, outputs: [OutputTarget], durationSeconds: Double? = nil) {
+        self.source = source
+        self.encoder = encoder
+        self.outputs = outputs
+        self.durationSeconds = durationSeconds
+    }
+}

@@ -1,0 +1,41 @@
+import Synchronization
+
+/// Why the pipeline stops. The first reason given wins; later ones are ignored.
+enum StopReason: Sendable {
+    case shutdownRequested
+    case durationElapsed
+    case failed(PipelineError)
+}
+
+/// A one-shot signal that any thread can fire and one task awaits.
+final class StopSignal: Sendable {
+    private struct State {
+        var reason: StopReason?
+        var waiters: [CheckedContinuation<StopReason, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    func fire(_ reason: StopReason) {
+        let waiters = state.withLock { state -> [CheckedContinuation<StopReason, Never>] in
+            guard state.reason == nil else { return [] }
+            state.reason = reason
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: reason) }
+    }
+
+    var hasFired: Bool { state.withLock { $0.reason != nil } }
+
+    func wait() async -> StopReason {
+        await withCheckedContinuation { continuation in
+            let reason = state.withLock { state -> StopReason? in
+                if let reason = state.reason { return reason }
+                state.waiters.append(continuation)
+                return nil
+            }
+            if let reason { continuation.resume(returning: reason) }
+        }
+    }
+}

@@ -1,0 +1,14 @@
+import Media
+
+/// Something that produces frames on its own thread until stopped.
+///
+/// `start` returns once the source is producing; `deliver` is called on the source's dedicated
+/// thread, one frame at a time, and may block (the encoder runs inside it): a slow consumer makes
+/// the source skip frames, as a camera's driver would, instead of queueing them without bound.
+public protocol FrameSource: AnyObject, Sendable {
+    func start(deliver: @escaping @Sendable (VideoFrame) -> Void) throws
+    /// Stops producing and waits for the thread to end; `deliver` is not called after it returns.
+    func stop()
+    /// Frames the source skipped because the consumer did not keep up.
+    var skippedFrames: Int { get }
+}

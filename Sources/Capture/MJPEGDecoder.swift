@@ -1,0 +1,123 @@
+internal import CTurboJPEG
+import Media
+
+/// Decodes Motion JPEG camera frames into I420 with libjpeg-turbo's TurboJPEG API. Owns one
+/// decompressor handle, destroyed in `deinit`; used by one thread (the capture thread).
+///
+/// Cameras send 4:2:2 JPEG as often as 4:2:0, so other chroma subsamplings are decoded as they are
+/// and resampled to 4:2:0 (nearest sample: cheap, and the encoder blurs chroma anyway). Corrupt or
+/// truncated data is an error, never a crash: TurboJPEG catches libjpeg's errors itself, and
+/// `TJFLAG_STOPONWARNING` turns "premature end of data" (which would give a half-grey picture)
+/// into one too. After a failure the handle is replaced: libjpeg's state after an aborted decode
+/// is not trusted to read the next frame right (seen: a good frame then failing with "Bogus Huffman
+/// table definition").
+///
+/// JPEG (JFIF) samples are full range (0–255); the output is converted to the limited range
+/// (16–235 luma, 16–240 chroma, BT.601) that camera YUYV/NV12 and the encoder use.
+final class MJPEGDecoder {
+    private var handle: tjhandle
+
+    struct DecodeError: Error, Equatable, CustomStringConvertible {
+        var reason: String
+        var description: String { "bad JPEG frame: \(reason)" }
+    }
+
+    init?() {
+        guard let handle = tjInitDecompress() else { return nil }
+        self.handle = handle
+    }
+
+    deinit {
+        tjDestroy(handle)
+    }
+
+    /// Decodes `jpeg`, which must be a `width`×`height` image (both even), into tightly packed I420.
+    func decodeI420(_ jpeg: UnsafeRawBufferPointer, width: Int, height: Int) throws(DecodeError) -> [UInt8] {
+        do {
+            var picture = try decodeFullRange(jpeg, width: width, height: height)
+            Self.toLimitedRange(&picture, lumaCount: width * height)
+            return picture
+        } catch {
+            if let fresh = tjInitDecompress() {
+                tjDestroy(handle)
+                handle = fresh
+            }
+            throw error
+        }
+    }
+
+    /// Lookup tables full → limited range: Y' = 16 + Y·219/255, C' = 128 + (C−128)·224/255, rounded.
+    private static let lumaTable: [UInt8] = (0...255).map { UInt8(16 + ($0 * 219 + 127) / 255) }
+    private static let chromaTable: [UInt8] = (0...255).map { UInt8(clamping: 128 + Int((Double($0 - 128) * 224 / 255).rounded())) }
+
+    private static func toLimitedRange(_ picture: inout [UInt8], lumaCount: Int) {
+        picture.withUnsafeMutableBufferPointer { bytes in
+            for index in 0..<lumaCount { bytes[index] = lumaTable[Int(bytes[index])] }
+            for index in lumaCount..<bytes.count { bytes[index] = chromaTable[Int(bytes[index])] }
+        }
+    }
+
+    private func decodeFullRange(_ jpeg: UnsafeRawBufferPointer, width: Int, height: Int) throws(DecodeError) -> [UInt8] {
+        guard let source = jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), jpeg.count > 0 else {
+            throw DecodeError(reason: "empty buffer")
+        }
+        var jpegWidth: Int32 = 0, jpegHeight: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        guard tjDecompressHeader3(handle, source, UInt(jpeg.count), &jpegWidth, &jpegHeight, &subsampling, &colorspace) == 0 else {
+            throw DecodeError(reason: lastError())
+        }
+        guard Int(jpegWidth) == width, Int(jpegHeight) == height else {
+            throw DecodeError(reason: "image is \(jpegWidth)x\(jpegHeight), the stream is \(width)x\(height)")
+        }
+        let layout = VideoFrame.i420Planes(width: width, height: height)
+        var output = [UInt8](repeating: 128, count: layout.byteCount)
+        let flags = Int32(TJFLAG_STOPONWARNING)
+        let chromaWidth = width / 2, chromaHeight = height / 2
+
+        if subsampling == Int32(TJSAMP_420.rawValue) {
+            try output.withUnsafeMutableBufferPointer { (out) throws(DecodeError) in
+                let base = out.baseAddress!
+                var planes: [UnsafeMutablePointer<UInt8>?] = layout.planes.map { base + $0.offset }
+                var strides: [Int32] = layout.planes.map { Int32($0.bytesPerRow) }
+                guard tjDecompressToYUVPlanes(handle, source, UInt(jpeg.count), &planes, Int32(width), &strides, Int32(height), flags) == 0 else {
+                    throw DecodeError(reason: lastError())
+                }
+            }
+            return output
+        }
+
+        // Any other subsampling: luma straight into place, chroma into scratch planes, then resampled.
+        let isGray = subsampling == Int32(TJSAMP_GRAY.rawValue)
+        let scratchWidth = isGray ? 0 : Int(tjPlaneWidth(1, Int32(width), subsampling))
+        let scratchHeight = isGray ? 0 : Int(tjPlaneHeight(1, Int32(height), subsampling))
+        guard scratchWidth >= 0, scratchHeight >= 0 else { throw DecodeError(reason: "unsupported chroma subsampling \(subsampling)") }
+        var scratchU = [UInt8](repeating: 128, count: max(1, scratchWidth * scratchHeight))
+        var scratchV = scratchU
+        try output.withUnsafeMutableBufferPointer { (out) throws(DecodeError) in
+            try scratchU.withUnsafeMutableBufferPointer { (u) throws(DecodeError) in
+                try scratchV.withUnsafeMutableBufferPointer { (v) throws(DecodeError) in
+                    var planes: [UnsafeMutablePointer<UInt8>?] = [out.baseAddress!, u.baseAddress, v.baseAddress]
+                    var strides: [Int32] = [Int32(width), Int32(scratchWidth), Int32(scratchWidth)]
+                    guard tjDecompressToYUVPlanes(handle, source, UInt(jpeg.count), &planes, Int32(width), &strides, Int32(height), flags) == 0 else {
+                        throw DecodeError(reason: lastError())
+                    }
+                }
+            }
+        }
+        guard !isGray else { return output }  // chroma stays 128: grey
+        for (scratch, plane) in [(scratchU, layout.planes[1]), (scratchV, layout.planes[2])] {
+            for y in 0..<chromaHeight {
+                let sourceRow = (y * scratchHeight / chromaHeight) * scratchWidth
+                let outputRow = plane.offset + y * plane.bytesPerRow
+                for x in 0..<chromaWidth {
+                    output[outputRow + x] = scratch[sourceRow + x * scratchWidth / chromaWidth]
+                }
+            }
+        }
+        return output
+    }
+
+    private func lastError() -> String {
+        guard let text = tjGetErrorStr2(handle) else { return "unknown TurboJPEG error" }
+        return String(cString: text)
+    }
+}

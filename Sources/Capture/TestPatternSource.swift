@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Media
+import Synchronization
+
+/// The built-in moving test pattern, paced in real time on its own thread: what the daemon
+/// streams where no camera exists.
+///
+/// Frames are stamped with the CLOCK_MONOTONIC instant they were due, exactly one frame interval
+/// apart, as a camera stamps them with its capture time. If the consumer falls behind by more than a
+/// frame, the source skips the frames it missed (counted in `skippedFrames`) rather than sending a
+/// burst, so timestamps keep following the clock.
+public final class TestPatternSource: FrameSource {
+    public let size: VideoSize
+    public let frameRate: FrameRate
+    private let renderer: TestPatternRenderer
+    private let running = Atomic<Bool>(false)
+    private let skipped = Atomic<Int>(0)
+    private let thread = Mutex<DedicatedThread?>(nil)
+
+    public init(size: VideoSize, frameRate: FrameRate) throws(CaptureError) {
+        guard size.width >= 16, size.height >= 16, size.width <= 7680, size.height <= 4320 else {
+            throw .invalidSize(width: size.width, height: size.height, reason: "must be from 16x16 to 7680x4320")
+        }
+        guard size.width % 2 == 0, size.height % 2 == 0 else {
+            throw .invalidSize(width: size.width, height: size.height, reason: "4:2:0 needs even width and height")
+        }
+        guard frameRate.isValid, frameRate.framesPerSecond <= 240 else {
+            throw .invalidFrameRate(frameRate.description)
+        }
+        self.size = size
+        self.frameRate = frameRate
+        renderer = TestPatternRenderer(width: size.width, height: size.height)
+    }
+
+    public var skippedFrames: Int { skipped.load(ordering: .relaxed) }
+
+    public func start(deliver: @escaping @Sendable (VideoFrame) -> Void) throws {
+        guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+            throw CaptureError.alreadyStarted
+        }
+        let started: DedicatedThread
+        do {
+            started = try DedicatedThread { [self] in
+                produce(deliver)
+            }
+        } catch {
+            running.store(false, ordering: .releasing)
+            throw CaptureError.threadStartFailed(errno: error.errno)
+        }
+        thread.withLock { $0 = started }
+    }
+
+    public func stop() {
+        running.store(false, ordering: .releasing)
+        let started = thread.withLock { current -> DedicatedThread? in
+            defer { current = nil }
+            return current
+        }
+        started?.join()
+    }
+
+    /// Renders frame `index` on its own, for tests and for sources that need a slate.
+    public func frame(index: UInt64, timestamp: MonotonicTime) -> VideoFrame {
+        var bytes = [UInt8](repeating: 0, count: renderer.layout.byteCount)
+        renderer.render(frame: index, into: &bytes)
+        return VideoFrame(
+            width: size.width, height: size.height, pixelFormat: .i420, planes: renderer.layout.planes,
+            bytes: bytes, timestamp: timestamp, sequence: index)
+    }
+
+    private func produce(_ deliver: @Sendable (VideoFrame) -> Void) {
+        let interval = frameRate.frameIntervalNanoseconds
+        let origin = MonotonicTime.now()
+        var index: UInt64 = 0
+        while running.load(ordering: .acquiring) {
+            let due = origin.adding(nanoseconds: index * interval)
+            sleep(until: due)
+            guard running.load(ordering: .acquiring) else { break }
+            deliver(frame(index: index, timestamp: due))
+            // Catch up with the clock: frames whose slot has already passed are skipped, not burst.
+            let now = MonotonicTime.now()
+            var next = index + 1
+            let behind = now.nanoseconds(since: origin)
+            if behind > 0 {
+                let current = UInt64(behind) / interval
+                if current > next {
+                    skipped.add(Int(current - next), ordering: .relaxed)
+                    next = current
+                }
+            }
+            index = next
+        }
+    }
+
+    private func sleep(until deadline: MonotonicTime) {
+        var ts = timespec(
+            tv_sec: Int(deadline.nanoseconds / 1_000_000_000), tv_nsec: Int(deadline.nanoseconds % 1_000_000_000))
+        // Absolute deadlines do not drift with the time spent rendering and encoding; retry on EINTR.
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+    }
+}

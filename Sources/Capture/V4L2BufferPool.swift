@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+internal import CV4L2
+
+/// The driver's capture buffers, mapped into our memory (streaming I/O with `V4L2_MEMORY_MMAP`,
+/// Linux media API, "Streaming I/O (Memory Mapping)"): owns the mappings and unmaps them in `deinit`.
+///
+/// Holds its device, so the fd is closed only after the buffers are unmapped (a mapping keeps the
+/// driver's file open: vivid, for one, will not come back after a disconnect until both are gone).
+final class V4L2BufferPool {
+    let device: V4L2Device
+    let type: V4L2BufferType
+    private let mappings: [UnsafeMutableRawBufferPointer]
+    /// The `v4l2_plane` array a multi-planar `v4l2_buffer` points at; one plane is all Camcast uses.
+    private let planes: UnsafeMutablePointer<v4l2_plane>
+
+    private static let memoryMMAP: UInt32 = 1  // V4L2_MEMORY_MMAP
+
+    var count: Int { mappings.count }
+
+    /// Asks for `count` buffers and maps every one the driver granted.
+    init(device: V4L2Device, type: V4L2BufferType, count: Int) throws(SystemCallError) {
+        var request = v4l2_requestbuffers()
+        request.count = UInt32(count)
+        request.type = type.rawValue
+        request.memory = Self.memoryMMAP
+        try device.ioctl("VIDIOC_REQBUFS", cv4l2_vidioc_reqbufs(), &request)
+        // Fewer than two buffers cannot stream: the driver would have nothing to fill while we copy.
+        guard request.count >= 2 else { throw SystemCallError(call: "VIDIOC_REQBUFS", errno: ENOMEM) }
+
+        let planes = UnsafeMutablePointer<v4l2_plane>.allocate(capacity: 1)
+        planes.initialize(to: v4l2_plane())
+        var mapped: [UnsafeMutableRawBufferPointer] = []
+        do throws(SystemCallError) {
+            for index in 0..<request.count {
+                var buffer = Self.describe(index: index, type: type, planes: planes)
+                try device.ioctl("VIDIOC_QUERYBUF", cv4l2_vidioc_querybuf(), &buffer)
+                let length = Int(type.isMultiPlanar ? planes.pointee.length : buffer.length)
+                let offset = type.isMultiPlanar ? planes.pointee.m.mem_offset : buffer.m.offset
+                guard let address = cv4l2_sys_mmap(device.fd, length, off_t(offset)), cv4l2_map_failed(address) == 0 else {
+                    throw SystemCallError(call: "mmap", errno: errno)
+                }
+                mapped.append(UnsafeMutableRawBufferPointer(start: address, count: length))
+            }
+        } catch {
+            for mapping in mapped { _ = cv4l2_sys_munmap(mapping.baseAddress, mapping.count) }
+            planes.deallocate()
+            throw error
+        }
+        self.device = device
+        self.type = type
+        self.mappings = mapped
+        self.planes = planes
+    }
+
+    deinit {
+        for mapping in mappings { _ = cv4l2_sys_munmap(mapping.baseAddress, mapping.count) }
+        planes.deallocate()
+    }
+
+    /// Hands buffer `index` to the driver to fill.
+    func queue(_ index: Int) throws(SystemCallError) {
+        var buffer = Self.describe(index: UInt32(index), type: type, planes: planes)
+        try device.ioctl("VIDIOC_QBUF", cv4l2_vidioc_qbuf(), &buffer)
+    }
+
+    /// Takes the oldest filled buffer; nil when none is ready yet (EAGAIN: the fd is non-blocking).
+    func dequeue() throws(SystemCallError) -> V4L2DequeuedBuffer? {
+        var buffer = Self.describe(index: 0, type: type, planes: planes)
+        do throws(SystemCallError) {
+            try device.ioctl("VIDIOC_DQBUF", cv4l2_vidioc_dqbuf(), &buffer)
+        } catch {
+            if error.errno == EAGAIN { return nil }
+            throw error
+        }
+        let time = buffer.timestamp
+        let nanoseconds = UInt64(max(0, time.tv_sec)) * 1_000_000_000 + UInt64(max(0, time.tv_usec)) * 1_000
+        let plane = planes.pointee
+        return V4L2DequeuedBuffer(
+            index: Int(buffer.index),
+            bytesUsed: Int(type.isMultiPlanar ? plane.bytesused - min(plane.bytesused, plane.data_offset) : buffer.bytesused),
+            dataOffset: Int(type.isMultiPlanar ? plane.data_offset : 0),
+            flags: buffer.flags, sequence: buffer.sequence, timestampNanoseconds: nanoseconds)
+    }
+
+    /// The mapped bytes of buffer `index`.
+    func bytes(of index: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(mappings[index])
+    }
+
+    /// A `v4l2_buffer` naming buffer `index`; multi-planar ones point at our one-plane array.
+    private static func describe(index: UInt32, type: V4L2BufferType, planes: UnsafeMutablePointer<v4l2_plane>) -> v4l2_buffer {
+        var buffer = v4l2_buffer()
+        buffer.index = index
+        buffer.type = type.rawValue
+        buffer.memory = memoryMMAP
+        if type.isMultiPlanar {
+            planes.pointee = v4l2_plane()
+            buffer.m.planes = planes
+            buffer.length = 1
+        }
+        return buffer
+    }
+}

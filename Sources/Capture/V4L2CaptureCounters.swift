@@ -1,0 +1,16 @@
+import Synchronization
+
+/// What the capture thread reports while it runs: counters any thread may read, and the state.
+final class V4L2CaptureCounters: Sendable {
+    let skipped = Atomic<Int>(0)
+    let driverDropped = Atomic<Int>(0)
+    let errorBuffers = Atomic<Int>(0)
+    let corruptFrames = Atomic<Int>(0)
+    let placeholders = Atomic<Int>(0)
+    let reopens = Atomic<Int>(0)
+    let delivered = Atomic<Int>(0)
+    let state = Mutex<V4L2CaptureState>(.stopped)
+    /// Cleared by `stop()`; the capture loop runs while it is set.
+    let running = Atomic<Bool>(false)
+
+}

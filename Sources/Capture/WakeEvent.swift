@@ -1,0 +1,29 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+internal import CV4L2
+
+/// An eventfd the capture thread polls next to the device, so `stop()` wakes it at once instead of
+/// waiting out a poll timeout or a placeholder frame interval. Owns the fd; closes it in `deinit`.
+final class WakeEvent: Sendable {
+    let fd: Int32
+
+    init() throws(SystemCallError) {
+        fd = try SystemCall.run("eventfd") { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) }
+    }
+
+    deinit {
+        close(fd)
+    }
+
+    func signal() {
+        var one: UInt64 = 1
+        _ = withUnsafeBytes(of: &one) { write(fd, $0.baseAddress, 8) }
+    }
+
+    /// Blocks until `signal()` has been called (at any time before or during the wait).
+    func wait() {
+        var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+        _ = try? SystemCall.run("poll") { poll(&fds, 1, -1) }
+    }
+}

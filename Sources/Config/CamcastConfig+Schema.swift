@@ -1,0 +1,128 @@
+/// The schema: every section and scalar key the file may hold, with its range and default.
+/// `Config/camcast.yaml` documents the same keys; `ConfigTests` checks the two agree.
+/// `outputs` is a list of maps and is decoded separately (`ConfigDecoder+Outputs.swift`).
+extension CamcastConfig {
+    static var schema: [(section: String, fields: [ConfigField])] {
+        [
+            ("source", [
+                .choice("type", \.source.type),
+                ConfigField(key: "device", expected: "a V4L2 device path starting with /dev/", defaultText: "none") { text, config in
+                    guard text.hasPrefix("/dev/"), text.count > 5 else {
+                        return "\(ValueText.quoted(text)) is not a device path (expected /dev/videoN or another path under /dev/)"
+                    }
+                    config.source.device = text
+                    return nil
+                },
+                ConfigField(key: "file", expected: "a path to a .y4m clip", defaultText: "none") { text, config in
+                    guard text.lowercased().hasSuffix(".y4m"), text.count > 4 else {
+                        return "\(ValueText.quoted(text)) is not a .y4m file (only YUV4MPEG2 clips can be played)"
+                    }
+                    config.source.file = text
+                    return nil
+                },
+                .flag("loop", \.source.loop),
+                ConfigField(key: "pixel_format", expected: "auto or one of \(ValueText.list(SourceConfig.pixelFormats))",
+                            defaultText: "auto") { text, config in
+                    switch ConfigField.oneOf(["auto"] + SourceConfig.pixelFormats, text) {
+                    case .value(let name): config.source.pixelFormat = name; return nil
+                    case .problem(let message): return message
+                    }
+                },
+                ConfigField(key: "size", expected: "WIDTHxHEIGHT, both even, 16x16…7680x4320",
+                            defaultText: CamcastConfig.default.source.size.description) { text, config in
+                    guard let size = SourceConfig.Size(parsing: text) else {
+                        return "\(ValueText.quoted(text)) is not a size (expected WIDTHxHEIGHT such as 1280x720)"
+                    }
+                    guard (16...7680).contains(size.width), (16...4320).contains(size.height) else {
+                        return "\(size) is out of range (16x16…7680x4320)"
+                    }
+                    guard size.width % 2 == 0, size.height % 2 == 0 else {
+                        return "\(size) has an odd width or height; 4:2:0 video needs both even"
+                    }
+                    config.source.size = size
+                    return nil
+                },
+                ConfigField(key: "fps", expected: "a number or a fraction such as \"30000/1001\", above 0 and at most 240",
+                            defaultText: CamcastConfig.default.source.fps.description) { text, config in
+                    guard let rate = SourceConfig.FrameRate(parsing: text) else {
+                        return "\(ValueText.quoted(text)) is not a frame rate (expected a number such as 30 or a fraction such as \"30000/1001\")"
+                    }
+                    guard rate.numerator > 0, rate.framesPerSecond <= 240 else {
+                        return "\(text) is out of range (above 0, at most 240)"
+                    }
+                    config.source.fps = rate
+                    return nil
+                },
+                .integer("buffers", \.source.buffers, 2...32),
+            ]),
+            ("encoder", [
+                .integer("bitrate_kbps", \.encoder.bitrateKbps, 50...100_000),
+                .number("max_rate_factor", \.encoder.maxRateFactor, 1.0...4.0),
+                .number("rate_window_seconds", \.encoder.rateWindowSeconds, 0.1...10),
+                .number("keyframe_interval_seconds", \.encoder.keyframeIntervalSeconds, 0.1...60),
+                .optionalInteger("keyframe_interval_frames", \.encoder.keyframeIntervalFrames, 1...10_000),
+                .choice("preset", \.encoder.preset),
+                .flag("realtime", \.encoder.realtime),
+                .choice("profile", \.encoder.profile),
+                ConfigField(key: "level", expected: "auto or an H.264 level (\(EncoderConfig.levels.joined(separator: ", ")))",
+                            defaultText: "auto") { text, config in
+                    if text.lowercased() == "auto" {
+                        config.encoder.level = "auto"
+                        return nil
+                    }
+                    // "4", "4.0" and 4.0 all name level 4.
+                    guard let value = ConfigField.decimal(text),
+                        let level = EncoderConfig.levels.first(where: { Double($0) == value })
+                    else {
+                        return "\(ValueText.quoted(text)) is not an H.264 level (allowed: auto, \(EncoderConfig.levels.joined(separator: ", ")))"
+                    }
+                    config.encoder.level = level
+                    return nil
+                },
+                .integer("bframes", \.encoder.bframes, 0...16),
+                .choice("entropy", \.encoder.entropy),
+                .integer("threads", \.encoder.threads, 0...64),
+                .optionalInteger("max_frame_delay", \.encoder.maxFrameDelay, 0...250),
+            ]),
+            ("reconnect", [
+                .number("initial_delay_seconds", \.reconnect.initialDelaySeconds, 0.1...60),
+                .number("factor", \.reconnect.factor, 1.0...10),
+                .number("max_delay_seconds", \.reconnect.maxDelaySeconds, 0.1...3600),
+                .integer("max_attempts", \.reconnect.maxAttempts, 0...1_000_000),
+                .number("healthy_after_seconds", \.reconnect.healthyAfterSeconds, 0...86_400),
+            ]),
+            ("network", [
+                .number("connect_timeout_seconds", \.network.connectTimeoutSeconds, 1...120),
+                .number("send_timeout_seconds", \.network.sendTimeoutSeconds, 1...120),
+            ]),
+            ("queue", [
+                .number("max_seconds", \.queue.maxSeconds, 0.2...30),
+            ]),
+            ("logging", [
+                .choice("level", \.logging.level),
+            ]),
+            ("status", [
+                .number("interval_seconds", \.status.intervalSeconds, 1...3600),
+            ]),
+        ]
+    }
+
+    /// Top-level keys: the sections plus `outputs`.
+    static var topLevelKeys: [String] {
+        let sections = schema.map(\.section)
+        return Array(sections.prefix(2)) + ["outputs"] + sections.dropFirst(2)
+    }
+
+    /// Every scalar key path that `apply(overrides:)` accepts, in file order
+    /// (`source.type` … `status.interval_seconds`).
+    public static var overridableKeyPaths: [String] {
+        schema.flatMap { section in section.fields.map { "\(section.section).\($0.key)" } }
+    }
+
+    /// The field at a key path such as `encoder.bitrate_kbps`.
+    static func field(at keyPath: String) -> ConfigField? {
+        let parts = keyPath.split(separator: ".", maxSplits: 1)
+        guard parts.count == 2 else { return nil }
+        return schema.first { $0.section == parts[0] }?.fields.first { $0.key == parts[1] }
+    }
+}

@@ -1,0 +1,145 @@
+internal import Yams
+
+/// `outputs:` — a list of maps, each with exactly one of `url` (RTMP) or `path` (a file).
+extension ConfigDecoder {
+    /// One output's keys as text with where each was written, from YAML or from the command line.
+    struct OutputSpec {
+        var url: (text: String?, at: SourceLocation)?
+        var path: (text: String?, at: SourceLocation)?
+        var maxFrames: (text: String?, at: SourceLocation)?
+        var at: SourceLocation?
+        /// An unknown key was reported (`uri:`); "needs url or path" would only repeat it.
+        var hadUnknownKey = false
+    }
+
+    static let outputKeys = ["url", "path", "max_frames"]
+    static let recordingExtensions = [".flv", ".h264"]
+
+    mutating func decodeOutputs(_ node: Node) {
+        let at = location(of: node)
+        given["outputs"] = at
+        switch node {
+        case .sequence(let items):
+            guard !items.isEmpty else {
+                report("outputs", at: at, "is an empty list; \(Self.outputsHint)")
+                return
+            }
+            // Items already reported as malformed stay nil; the rest are still checked.
+            setOutputs(items.enumerated().map { outputSpec(index: $0.offset, $0.element) })
+        case .mapping:
+            report("outputs", at: at, "expected a list; start each output with `- `, as in `- url: rtmp://host/app/key`")
+        default:
+            if Self.isNull(node) {
+                report("outputs", at: at, "has no value; \(Self.outputsHint)")
+            } else {
+                report("outputs", at: at, "expected a list of outputs, got \(describe(node)); write `- url: …` or `- path: …` on the next line")
+            }
+        }
+    }
+
+    private mutating func outputSpec(index: Int, _ item: Node) -> OutputSpec? {
+        let itemPath = "outputs[\(index)]"
+        guard case .mapping(let mapping) = item else {
+            report(itemPath, at: location(of: item),
+                   "expected a map with `url:` (RTMP) or `path:` (a file), got \(describe(item))")
+            return nil
+        }
+        var spec = OutputSpec(at: location(of: item))
+        for (keyNode, value) in mapping {
+            let key = keyNode.scalar?.string ?? describe(keyNode)
+            guard Self.outputKeys.contains(key) else {
+                reportUnknownKey(key, in: itemPath, candidates: Self.outputKeys, at: location(of: keyNode))
+                spec.hadUnknownKey = true
+                continue
+            }
+            let at = location(of: value)
+            guard case .scalar(let scalar) = value else {
+                report("\(itemPath).\(key)", at: at, "expected a single value, got \(describe(value))")
+                return nil
+            }
+            let entry = (text: Self.isNull(value) ? nil : scalar.string, at: at)
+            switch key {
+            case "url": spec.url = entry
+            case "path": spec.path = entry
+            default: spec.maxFrames = entry
+            }
+        }
+        return spec
+    }
+
+    /// Checks each output and the list as a whole, then replaces `config.outputs`.
+    /// A nil spec is an item already reported as malformed; it keeps its index for the others.
+    mutating func setOutputs(_ specs: [OutputSpec?]) {
+        var outputs: [CamcastConfig.OutputConfig] = []
+        var firstIndex: [CamcastConfig.OutputConfig: Int] = [:]
+        for (index, spec) in specs.enumerated() {
+            guard let spec, let output = output(index: index, spec) else { continue }
+            if let earlier = firstIndex[output] {
+                let key = if case .rtmp = output { "url" } else { "path" }
+                report("outputs[\(index)].\(key)", at: spec.url?.at ?? spec.path?.at,
+                       "\(ValueText.quoted(outputText(output))) is the same output as outputs[\(earlier)]")
+                continue
+            }
+            firstIndex[output] = index
+            outputs.append(output)
+        }
+        config.outputs = outputs
+    }
+
+    private func outputText(_ output: CamcastConfig.OutputConfig) -> String {
+        switch output {
+        case .rtmp(let url): url
+        case .file(let path, _): path
+        }
+    }
+
+    private mutating func output(index: Int, _ spec: OutputSpec) -> CamcastConfig.OutputConfig? {
+        let itemPath = "outputs[\(index)]"
+        switch (spec.url, spec.path) {
+        case (nil, nil):
+            if spec.hadUnknownKey { return nil }
+            report(itemPath, at: spec.at, "needs `url: rtmp://host/app/key` (RTMP) or `path: …/cam.flv` (a file)")
+            return nil
+        case (.some, .some):
+            report(itemPath, at: spec.at, "has both `url` and `path`; an output is either an RTMP URL or a file, so split it into two outputs")
+            return nil
+        case (let url?, nil):
+            guard let text = url.text else {
+                report("\(itemPath).url", at: url.at, "has no value (expected \(RTMPURLRules.expectedForm))")
+                return nil
+            }
+            let reasons = RTMPURLRules.problems(in: text)
+            for reason in reasons { report("\(itemPath).url", at: url.at, reason) }
+            if let maxFrames = spec.maxFrames {
+                report("\(itemPath).max_frames", at: maxFrames.at, "only applies to .h264 file outputs, not to RTMP")
+                return nil
+            }
+            return reasons.isEmpty ? .rtmp(url: text) : nil
+        case (nil, let path?):
+            guard let text = path.text, !text.isEmpty else {
+                report("\(itemPath).path", at: path.at, "has no value (expected a file path ending in .flv or .h264)")
+                return nil
+            }
+            let lowered = text.lowercased()
+            guard let fileExtension = Self.recordingExtensions.first(where: { lowered.hasSuffix($0) && lowered.count > $0.count }) else {
+                report("\(itemPath).path", at: path.at, "\(ValueText.quoted(text)) must end in .flv (FLV recording) or .h264 (raw Annex-B)")
+                return nil
+            }
+            guard let maxFrames = spec.maxFrames else { return .file(path: text, maxFrames: nil) }
+            guard fileExtension == ".h264" else {
+                report("\(itemPath).max_frames", at: maxFrames.at, "only applies to .h264 file outputs, not to .flv")
+                return nil
+            }
+            guard let frames = maxFrames.text else {
+                report("\(itemPath).max_frames", at: maxFrames.at, "has no value (allowed: an integer 1…1000000000; leave the key out to record until stopped)")
+                return nil
+            }
+            switch ConfigField.integer(frames, in: 1...1_000_000_000) {
+            case .value(let count): return .file(path: text, maxFrames: count)
+            case .problem(let message):
+                report("\(itemPath).max_frames", at: maxFrames.at, message)
+                return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+internal import Yams
+
+/// Walks the YAML node tree (`Yams.compose`), which keeps each value's line and column — the
+/// reason Codable is not used: a decoding error there cannot say where the bad value is.
+extension ConfigDecoder {
+    /// Plain `key:`, `key: ~` and `key: null` mean "no value"; a quoted "null" is a string.
+    private static let nullSpellings: Set<String> = ["", "~", "null", "Null", "NULL"]
+
+    mutating func decode(document root: Node?) {
+        guard let root else {
+            report("outputs", at: nil, "is required, and the file is empty; \(Self.outputsHint)")
+            return
+        }
+        guard case .mapping(let mapping) = root else {
+            if Self.isNull(root) {
+                report("outputs", at: location(of: root), "is required; \(Self.outputsHint)")
+            } else {
+                report("", at: location(of: root),
+                       "expected a map of sections (`source:`, `encoder:`, `outputs:` …), got \(describe(root))")
+            }
+            return
+        }
+        var sawOutputs = false
+        for (keyNode, value) in mapping {
+            let key = keyNode.scalar?.string ?? describe(keyNode)
+            if key == "outputs" {
+                sawOutputs = true
+                decodeOutputs(value)
+            } else if let section = CamcastConfig.schema.first(where: { $0.section == key }) {
+                decodeSection(key, fields: section.fields, value)
+            } else {
+                reportUnknownKey(key, in: nil, candidates: CamcastConfig.topLevelKeys, at: location(of: keyNode))
+            }
+        }
+        if !sawOutputs {
+            report("outputs", at: nil, "is required; \(Self.outputsHint)")
+        }
+    }
+
+    static let outputsHint = "add at least one output, such as `- url: rtmp://host/app/key` or `- path: /var/lib/camcast/cam.flv`"
+
+    private mutating func decodeSection(_ name: String, fields: [ConfigField], _ node: Node) {
+        given[name] = location(of: node)
+        // A section whose keys are all commented out is empty, not wrong.
+        if Self.isNull(node) { return }
+        guard case .mapping(let mapping) = node else {
+            report(name, at: location(of: node),
+                   "expected a map of settings (`key: value` lines indented under `\(name):`), got \(describe(node))")
+            return
+        }
+        for (keyNode, value) in mapping {
+            let key = keyNode.scalar?.string ?? describe(keyNode)
+            let keyPath = "\(name).\(key)"
+            guard let field = fields.first(where: { $0.key == key }) else {
+                reportUnknownKey(key, in: name, candidates: fields.map(\.key), at: location(of: keyNode))
+                continue
+            }
+            guard case .scalar(let scalar) = value else {
+                given[keyPath] = location(of: value)
+                report(keyPath, at: location(of: value), "expected \(field.expected), got \(describe(value))")
+                continue
+            }
+            set(field, keyPath: keyPath, text: Self.isNull(value) ? nil : scalar.string, at: location(of: value))
+        }
+    }
+
+    func location(of node: Node) -> SourceLocation {
+        SourceLocation(origin: origin, line: node.mark?.line, column: node.mark?.column)
+    }
+
+    static func isNull(_ node: Node) -> Bool {
+        guard case .scalar(let scalar) = node else { return false }
+        return scalar.style == .plain && nullSpellings.contains(scalar.string)
+    }
+
+    /// A node for a message: its text for a scalar (redacted if it looks like a URL), else its kind.
+    func describe(_ node: Node) -> String {
+        switch node {
+        case .scalar(let scalar): Self.isNull(node) ? "no value" : ValueText.quoted(scalar.string)
+        case .mapping: "a map"
+        case .sequence: "a list"
+        case .alias: "an alias"
+        }
+    }
+}

@@ -1,0 +1,56 @@
+extension CamcastConfig {
+    /// `encoder:` — the x264 session. Each value maps onto one x264 parameter (see design.md's table).
+    public struct EncoderConfig: Sendable, Equatable {
+        /// `encoder.preset`: x264's speed/quality trade-off, fastest first.
+        public enum Preset: String, Sendable, CaseIterable {
+            case ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow, placebo
+        }
+
+        /// `encoder.profile`: the H.264 profile passed to `x264_param_apply_profile`.
+        public enum Profile: String, Sendable, CaseIterable {
+            case baseline, main, high
+        }
+
+        /// `encoder.entropy`: CAVLC or CABAC (`b_cabac`); auto lets the profile decide.
+        public enum Entropy: String, Sendable, CaseIterable {
+            case auto, cavlc, cabac
+        }
+
+        /// `encoder.bitrate_kbps`: average bitrate (x264 ABR, `rc.i_bitrate`).
+        public var bitrateKbps: Int = 2500
+        /// `encoder.max_rate_factor`: VBV max rate as a multiple of the average (seeds use 1.5).
+        public var maxRateFactor: Double = 1.5
+        /// `encoder.rate_window_seconds`: the VBV buffer, in seconds at the max rate.
+        public var rateWindowSeconds: Double = 1.0
+        /// `encoder.keyframe_interval_seconds`: the longest GOP in seconds (ingest services want 2).
+        public var keyframeIntervalSeconds: Double = 2
+        /// `encoder.keyframe_interval_frames`: the longest GOP in frames; when both are set the
+        /// smaller interval wins.
+        public var keyframeIntervalFrames: Int?
+        public var preset: Preset = .veryfast
+        /// `encoder.realtime`: x264 `tune=zerolatency` (no lookahead, no frame delay, no B-frames).
+        public var realtime: Bool = true
+        public var profile: Profile = .high
+        /// `encoder.level`: "auto" or an H.264 level written "3.1", "4", "5.2".
+        public var level: String = "auto"
+        /// `encoder.bframes`: consecutive B-frames (`i_bframe`).
+        public var bframes: Int = 0
+        public var entropy: Entropy = .auto
+        /// `encoder.threads`: x264 worker threads; 0 lets x264 choose.
+        public var threads: Int = 0
+        /// `encoder.max_frame_delay`: frames the encoder may hold back (lookahead); nil = x264's choice.
+        public var maxFrameDelay: Int?
+
+        public init() {}
+
+        /// The H.264 levels `encoder.level` accepts, as written in the spec's Table A-1.
+        public static let levels = ["1", "1.1", "1.2", "1.3", "2", "2.1", "2.2", "3", "3.1", "3.2",
+                                    "4", "4.1", "4.2", "5", "5.1", "5.2"]
+
+        /// `level_idc` for x264's `i_level_idc` (level × 10: "3.1" → 31); nil for "auto".
+        public var levelIDC: Int? {
+            guard level != "auto", let value = Double(level) else { return nil }
+            return Int((value * 10).rounded())
+        }
+    }
+}

@@ -1,0 +1,10 @@
+extension CamcastConfig {
+    /// `network:` — socket timeouts for RTMP (librtmp has only a receive timeout; the send timeout
+    /// is set on the socket by the publisher).
+    public struct NetworkConfig: Sendable, Equatable {
+        public var connectTimeoutSeconds: Double = 10
+        public var sendTimeoutSeconds: Double = 10
+
+        public init() {}
+    }
+}

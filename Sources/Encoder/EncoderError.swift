@@ -1,0 +1,38 @@
+import Media
+
+/// Why an encoder session could not do what was asked.
+public enum EncoderError: Error, Hashable, CustomStringConvertible {
+    /// The settings have problems; all of them are listed.
+    case invalidSettings([EncoderSettingsProblem])
+    /// x264 refused to open (its own log says why, at error level).
+    case openFailed(String)
+    /// The session was closed, or failed for good after its recovery attempts.
+    case closed
+    /// `x264_encoder_encode` returned a negative status.
+    case encodeFailed(status: Int)
+    /// x264 returned NAL data that does not parse as length-prefixed NAL units.
+    case malformedOutput(String)
+    /// `x264_encoder_reconfig` returned a negative status.
+    case reconfigureFailed(status: Int)
+    /// The encoder cannot take this pixel format (MJPEG must be decoded first).
+    case unsupportedPixelFormat(PixelFormat)
+    /// The frame's planes do not fit its buffer, or its size is not positive.
+    case invalidFrame(String)
+    /// A libyuv conversion or scale returned non-zero.
+    case conversionFailed(function: String, status: Int)
+
+    public var description: String {
+        switch self {
+        case .invalidSettings(let problems):
+            "invalid encoder settings: " + problems.map(\.description).joined(separator: "; ")
+        case .openFailed(let reason): "x264 encoder did not open: \(reason)"
+        case .closed: "encoder session is closed"
+        case .encodeFailed(let status): "x264_encoder_encode failed with status \(status)"
+        case .malformedOutput(let reason): "x264 output is malformed: \(reason)"
+        case .reconfigureFailed(let status): "x264_encoder_reconfig failed with status \(status)"
+        case .unsupportedPixelFormat(let format): "the encoder does not take \(format.rawValue) frames"
+        case .invalidFrame(let reason): "invalid frame: \(reason)"
+        case .conversionFailed(let function, let status): "libyuv \(function) failed with status \(status)"
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Media
+
+/// Everything an x264 encoder session is opened with.
+///
+/// The names follow the VideoToolbox properties of the seed tutorials (see design.md); each field's
+/// comment says what it becomes in `x264_param_t`. Call `validate()` first: a session refuses settings
+/// with problems, listing all of them.
+public struct EncoderSettings: Sendable, Hashable {
+    /// Encoded picture size; frames of another size are scaled to it.
+    public var size: VideoSize
+    /// Nominal rate (`i_fps_num`/`i_fps_den`); the real PTS still come from capture timestamps.
+    public var frameRate: FrameRate
+    /// Average bitrate in kbit/s (`rc.i_bitrate`, ABR rate control).
+    public var bitrateKbps: Int
+    /// Peak rate as a multiple of the average (`rc.i_vbv_max_bitrate`).
+    public var maxRateFactor: Double
+    /// The window the peak rate is measured over, in seconds: VBV buffer = max rate × window
+    /// (`rc.i_vbv_buffer_size`).
+    public var rateWindowSeconds: Double
+    /// Longest time between IDR frames; ingest services want 2 s.
+    public var keyframeIntervalSeconds: Double
+    /// Longest distance between IDR frames in frames; when both are set the smaller wins.
+    public var keyframeIntervalFrames: Int?
+    /// One of x264's presets (`x264_preset_names`), fastest "ultrafast" to slowest "placebo".
+    public var preset: String
+    /// Adds x264's `zerolatency` tune: no lookahead, no B-frames, no frame delay.
+    public var zeroLatency: Bool
+    public var profile: H264Profile
+    /// "3.1", "4", "4.0", "1b"…; nil lets x264 pick the lowest level that fits.
+    public var level: String?
+    /// B-frames between reference frames (`i_bframe`); each adds a frame of latency.
+    public var bFrames: Int
+    /// nil = the profile's default: CAVLC for Baseline, otherwise what the preset picks
+    /// (CABAC for every preset but ultrafast).
+    public var entropy: H264Entropy?
+    /// Encoder threads; 0 lets x264 choose.
+    public var threads: Int
+    /// Frames of rate-control lookahead (`rc.i_lookahead`, `i_sync_lookahead`); nil keeps the
+    /// preset/tune value (0 with `zeroLatency`).
+    public var maxFrameDelay: Int?
+    /// Whether x264 may insert extra IDR frames at scene cuts. Off by default so keyframes fall
+    /// exactly on the interval, which ingest services and segmenters expect.
+    public var sceneCutKeyframes: Bool
+
+    public init(
+        size: VideoSize,
+        frameRate: FrameRate,
+        bitrateKbps: Int,
+        maxRateFactor: Double = 1.5,
+        rateWindowSeconds: Double = 1.0,
+        keyframeIntervalSeconds: Double = 2,
+        keyframeIntervalFrames: Int? = nil,
+        preset: String = "veryfast",
+        zeroLatency: Bool = true,
+        profile: H264Profile = .high,
+        level: String? = nil,
+        bFrames: Int = 0,
+        entropy: H264Entropy? = nil,
+        threads: Int = 0,
+        maxFrameDelay: Int? = nil,
+        sceneCutKeyframes: Bool = false
+    ) {
+        self.size = size
+        self.frameRate = frameRate
+        self.bitrateKbps = bitrateKbps
+        self.maxRateFactor = maxRateFactor
+        self.rateWindowSeconds = rateWindowSeconds
+        self.keyframeIntervalSeconds = keyframeIntervalSeconds
+        self.keyframeIntervalFrames = keyframeIntervalFrames
+        self.preset = preset
+        self.zeroLatency = zeroLatency
+        self.profile = profile
+        self.level = level
+        self.bFrames = bFrames
+        self.entropy = entropy
+        self.threads = threads
+        self.maxFrameDelay = maxFrameDelay
+        self.sceneCutKeyframes = sceneCutKeyframes
+    }
+}
+
+extension EncoderSettings {
+    /// The IDR interval in frames: the smaller of `keyframeIntervalFrames` and
+    /// frame rate × `keyframeIntervalSeconds`, at least 1.
+    public var keyframeIntervalInFrames: Int {
+        let fromSeconds = max(1, Int((frameRate.framesPerSecond * keyframeIntervalSeconds).rounded()))
+        guard let frames = keyframeIntervalFrames else { return fromSeconds }
+        return max(1, min(frames, fromSeconds))
+    }
+
+    /// VBV peak rate in kbit/s (`rc.i_vbv_max_bitrate`).
+    public func maxBitrateKbps(forAverage average: Int) -> Int {
+        Int((Double(average) * maxRateFactor).rounded())
+    }
+
+    /// VBV buffer in kbit (`rc.i_vbv_buffer_size`): the peak rate sustained over the window.
+    public func vbvBufferKbits(forAverage average: Int) -> Int {
+        max(1, Int((Double(maxBitrateKbps(forAverage: average)) * rateWindowSeconds).rounded()))
+    }
+
+    /// The effective entropy coder when `entropy` is nil is decided by the preset, so this is
+    /// only the explicit or profile-forced choice.
+    var forcedEntropy: H264Entropy? {
+        if let entropy { return entropy }
+        return profile == .baseline ? .cavlc : nil
+    }
+}

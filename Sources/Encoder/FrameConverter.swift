@@ -1,0 +1,121 @@
+internal import CYUV
+import Media
+
+/// Turns a `VideoFrame` into 4:2:0 planes at the encode size, converting and scaling with libyuv
+/// only when needed.
+///
+/// I420 and NV12 at the encode size go to x264 without a copy; YV12 too, with U and V swapped.
+/// Everything else is converted to I420 first, and a frame of another size is scaled to fill the
+/// encode size (aspect ratio is not kept: no letterboxing). Keeps its scratch buffers between
+/// frames, so it lives inside the session's lock.
+final class FrameConverter {
+    private var converted: I420Buffer?
+    private var scaled: I420Buffer?
+
+    /// Calls `body` with the frame as x264 input; the image is only valid inside `body`.
+    func withImage<R>(
+        of frame: VideoFrame, size: VideoSize, _ body: (X264InputImage) throws(EncoderError) -> R
+    ) throws(EncoderError) -> R {
+        try frame.checkLayout()
+        let sameSize = frame.width == size.width && frame.height == size.height
+        let result: Result<R, EncoderError> = frame.bytes.withUnsafeBufferPointer { buffer in
+            do throws(EncoderError) {
+                let source = planes(of: frame, in: buffer.baseAddress!)
+                let image = try sourceImage(frame: frame, planes: source, convertIfNotI420: !sameSize)
+                return .success(try body(sameSize ? image : scale(image, from: frame, to: size)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private func planes(of frame: VideoFrame, in base: UnsafePointer<UInt8>) -> [X264InputImage.Plane] {
+        frame.planes.map { X264InputImage.Plane(base: base + $0.offset, bytesPerRow: $0.bytesPerRow) }
+    }
+
+    /// The frame as I420 or NV12 at its own size. NV12 stays NV12 unless it must be scaled, because
+    /// libyuv scales only planar I420.
+    private func sourceImage(
+        frame: VideoFrame, planes p: [X264InputImage.Plane], convertIfNotI420: Bool
+    ) throws(EncoderError) -> X264InputImage {
+        switch frame.pixelFormat {
+        case .i420:
+            return X264InputImage(layout: .i420, planes: Array(p.prefix(3)))
+        case .yv12:
+            // Same planes as I420 in the order Y, V, U: swapping the pointers is the conversion.
+            return X264InputImage(layout: .i420, planes: [p[0], p[2], p[1]])
+        case .nv12 where !convertIfNotI420:
+            return X264InputImage(layout: .nv12, planes: Array(p.prefix(2)))
+        case .mjpeg:
+            throw .unsupportedPixelFormat(.mjpeg)
+        default:
+            let out = I420Buffer.reusing(converted, width: frame.width, height: frame.height)
+            converted = out
+            let status = convert(frame.pixelFormat, p, into: out)
+            guard status == 0 else {
+                throw .conversionFailed(function: Self.libyuvFunction(for: frame.pixelFormat), status: Int(status))
+            }
+            return out.image
+        }
+    }
+
+    private func convert(_ format: PixelFormat, _ p: [X264InputImage.Plane], into out: I420Buffer) -> Int32 {
+        let w = Int32(out.width), h = Int32(out.height)
+        let cw = Int32(out.chromaWidth), yw = Int32(out.width)
+        func s(_ i: Int) -> Int32 { Int32(p[i].bytesPerRow) }
+        switch format {
+        case .nv12:
+            return NV12ToI420(p[0].base, s(0), p[1].base, s(1), out.y, yw, out.u, cw, out.v, cw, w, h)
+        case .nv21:
+            return NV21ToI420(p[0].base, s(0), p[1].base, s(1), out.y, yw, out.u, cw, out.v, cw, w, h)
+        case .yuyv:
+            return YUY2ToI420(p[0].base, s(0), out.y, yw, out.u, cw, out.v, cw, w, h)
+        case .uyvy:
+            return UYVYToI420(p[0].base, s(0), out.y, yw, out.u, cw, out.v, cw, w, h)
+        case .rgb24:
+            // libyuv names formats by little-endian word order: its "RAW" is R, G, B in memory,
+            // which is V4L2 RGB3.
+            return RAWToI420(p[0].base, s(0), out.y, yw, out.u, cw, out.v, cw, w, h)
+        case .bgr24:
+            // libyuv "RGB24" is B, G, R in memory, which is V4L2 BGR3.
+            return RGB24ToI420(p[0].base, s(0), out.y, yw, out.u, cw, out.v, cw, w, h)
+        case .bgra32:
+            // libyuv "ARGB" is B, G, R, A in memory.
+            return ARGBToI420(p[0].base, s(0), out.y, yw, out.u, cw, out.v, cw, w, h)
+        case .i420, .yv12, .mjpeg:
+            preconditionFailure("\(format) is not converted here")
+        }
+    }
+
+    private func scale(_ image: X264InputImage, from frame: VideoFrame, to size: VideoSize) throws(EncoderError) -> X264InputImage {
+        // sourceImage converts NV12 to I420 whenever the frame must be scaled.
+        precondition(image.layout == .i420, "only planar I420 can be scaled")
+        let source = image
+        let out = I420Buffer.reusing(scaled, width: size.width, height: size.height)
+        scaled = out
+        let status = I420Scale(
+            source.planes[0].base, Int32(source.planes[0].bytesPerRow),
+            source.planes[1].base, Int32(source.planes[1].bytesPerRow),
+            source.planes[2].base, Int32(source.planes[2].bytesPerRow),
+            Int32(frame.width), Int32(frame.height),
+            out.y, Int32(out.width), out.u, Int32(out.chromaWidth), out.v, Int32(out.chromaWidth),
+            Int32(size.width), Int32(size.height),
+            kFilterBilinear)
+        guard status == 0 else { throw .conversionFailed(function: "I420Scale", status: Int(status)) }
+        return out.image
+    }
+
+    private static func libyuvFunction(for format: PixelFormat) -> String {
+        switch format {
+        case .nv12: "NV12ToI420"
+        case .nv21: "NV21ToI420"
+        case .yuyv: "YUY2ToI420"
+        case .uyvy: "UYVYToI420"
+        case .rgb24: "RAWToI420"
+        case .bgr24: "RGB24ToI420"
+        case .bgra32: "ARGBToI420"
+        case .i420, .yv12, .mjpeg: "none"
+        }
+    }
+}

@@ -1,0 +1,36 @@
+extension FLVVideoTagBody {
+    /// Joins NAL units (each without a start code) into the AVCC form FLV carries: each unit
+    /// preceded by its length as a 4-byte big-endian integer, matching the lengthSizeMinusOne = 3
+    /// that `AVCDecoderConfigurationRecord` always writes.
+    public static func avccPayload(nalUnits: [[UInt8]]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(nalUnits.reduce(0) { $0 + 4 + $1.count })
+        for unit in nalUnits {
+            // A NAL unit of 4 GiB cannot occur (an FLV tag holds at most 16 MiB).
+            bytes.appendU32(UInt32(truncatingIfNeeded: unit.count))
+            bytes.append(contentsOf: unit)
+        }
+        return bytes
+    }
+
+    /// Splits an AVCC payload back into NAL units. Throws `truncated` if a length prefix is cut
+    /// short and `nalLengthOverrun` if a length claims more bytes than remain. `lengthSize` is the
+    /// record's lengthSizeMinusOne + 1: 1, 2 or 4.
+    public static func nalUnits(fromAVCC payload: some Collection<UInt8>, lengthSize: Int = 4) throws(FLVError) -> [[UInt8]] {
+        precondition([1, 2, 4].contains(lengthSize), "AVCC length size is 1, 2 or 4")
+        var reader = ByteReader(Array(payload))
+        var units: [[UInt8]] = []
+        while !reader.isAtEnd {
+            var length = 0
+            try reader.require(lengthSize)
+            for _ in 0..<lengthSize {
+                length = length << 8 | Int(try reader.readU8())
+            }
+            guard length <= reader.remaining else {
+                throw .nalLengthOverrun(declared: length, available: reader.remaining)
+            }
+            units.append(try reader.readBytes(length))
+        }
+        return units
+    }
+}

@@ -1,0 +1,41 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A plain pthread that runs one closure, for work that blocks (sleeping to a frame deadline,
+/// poll/DQBUF on a device) and must not occupy a Swift concurrency thread.
+public final class DedicatedThread: Sendable {
+    private let handle: pthread_t
+
+    /// Boxes the closure so it can cross the C start-routine boundary through `Unmanaged`.
+    private final class Body {
+        let run: () -> Void
+        init(_ run: @escaping () -> Void) { self.run = run }
+    }
+
+    public init(_ body: @escaping @Sendable () -> Void) throws(ThreadStartError) {
+        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { raw in
+            let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
+            body.run()
+            return nil
+        }, context)
+        guard result == 0 else {
+            Unmanaged<Body>.fromOpaque(context).release()
+            throw ThreadStartError(errno: result)
+        }
+        handle = thread
+    }
+
+    /// Waits for the closure to return. Call exactly once.
+    public func join() {
+        pthread_join(handle, nil)
+    }
+}
+
+/// pthread_create failed (EAGAIN: out of threads or memory).
+public struct ThreadStartError: Error, Equatable, CustomStringConvertible {
+    public var errno: Int32
+    public var description: String { "could not start a thread (errno \(errno))" }
+}

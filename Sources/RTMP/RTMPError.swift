@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A failed connect or send, classified as precisely as librtmp lets us.
+///
+/// `description` is one line naming the redacted URL; it never contains the stream key
+/// (reasons that come from the server or from librtmp pass through the URL's redactor).
+public struct RTMPError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        /// The host name did not resolve.
+        case dnsFailure
+        /// Nothing listens on the port (ECONNREFUSED).
+        case connectionRefused
+        /// TCP connect, or the handshake/connect/publish exchange, took longer than
+        /// `connectTimeoutSeconds`.
+        case connectTimeout
+        /// TCP connect failed otherwise (e.g. EHOSTUNREACH, ENETUNREACH).
+        case connectFailed(errno: Int32)
+        /// TCP connected but the RTMP handshake or connect command failed.
+        case handshakeFailed
+        /// The server refused the RTMP `connect` (e.g. unknown application) or closed the
+        /// connection before we asked to publish.
+        case connectRejected(reason: String)
+        /// The server refused `publish`: an onStatus error code (e.g. NetStream.Publish.BadName),
+        /// or it closed the connection after the publish request (nginx-rtmp's `deny publish`
+        /// and failed `on_publish` do this).
+        case publishRejected(reason: String)
+        /// A send failed with this errno.
+        case writeFailed(errno: Int32)
+        /// A send made no progress for `sendTimeoutSeconds` (SO_SNDTIMEO / TCP_USER_TIMEOUT).
+        case sendTimeout
+        /// The server closed the connection (EPIPE, ECONNRESET, or EOF).
+        case serverClosed
+        /// `send` without a successful `connect`, or after a failure or `close`.
+        case notConnected
+        /// A message body longer than RTMP's 24-bit length field.
+        case messageTooLarge(bytes: Int)
+        /// librtmp rejected the URL or could not allocate (should not happen: we validate first).
+        case setupFailed
+    }
+
+    public let kind: Kind
+    /// The redacted URL of the publisher.
+    public let url: String
+    /// Extra facts (resolver message, librtmp's reason), already redacted.
+    public let detail: String?
+
+    public init(kind: Kind, url: String, detail: String? = nil) {
+        self.kind = kind
+        self.url = url
+        self.detail = detail
+    }
+
+    public var description: String {
+        var text = "RTMP \(Self.summary(kind)) (\(url))"
+        if let detail, !detail.isEmpty { text += ": \(detail)" }
+        return text
+    }
+
+    static func summary(_ kind: Kind) -> String {
+        switch kind {
+        case .dnsFailure: return "host name did not resolve"
+        case .connectionRefused: return "connection refused"
+        case .connectTimeout: return "connect timed out"
+        case .connectFailed(let code): return "connect failed: \(errnoText(code))"
+        case .handshakeFailed: return "handshake failed"
+        case .connectRejected(let reason): return "connect rejected by server: \(reason)"
+        case .publishRejected(let reason): return "publish rejected by server: \(reason)"
+        case .writeFailed(let code): return "send failed: \(errnoText(code))"
+        case .sendTimeout: return "send timed out"
+        case .serverClosed: return "server closed the connection"
+        case .notConnected: return "not connected"
+        case .messageTooLarge(let bytes): return "message of \(bytes) bytes exceeds 16 MiB"
+        case .setupFailed: return "librtmp setup failed"
+        }
+    }
+
+    static func errnoText(_ code: Int32) -> String {
+        "\(String(cString: strerror(code))) (errno \(code))"
+    }
+}

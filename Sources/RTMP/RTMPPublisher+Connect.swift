@@ -1,0 +1,179 @@
+internal import CRTMP
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension RTMPPublisher {
+    /// Connects and starts publishing. Any previous session is closed first.
+    ///
+    /// Follows design.md invariant 3 — librtmp state is never reused across attempts:
+    /// Close → Init → SetupURL → EnableWrite → connect → publish.
+    public func connect() throws(RTMPError) {
+        try LibrtmpLog.withSink(logSink) { () throws(RTMPError) in
+            try connectInsideLogScope()
+        }
+        logger.info("RTMP publishing", metadata: ["url": "\(url)"])
+    }
+
+    private func connectInsideLogScope() throws(RTMPError) {
+        _ = logSink.takeEvents()
+        RTMP_Close(rtmp)
+        state = .idle
+        RTMP_Init(rtmp)
+        free(urlBuffer)
+        urlBuffer = strdup(url.unredactedForLibrtmp)
+        guard let urlBuffer, RTMP_SetupURL(rtmp, urlBuffer) != 0 else { throw error(.setupFailed) }
+        RTMP_EnableWrite(rtmp)
+        let timeout = max(1, options.connectTimeoutSeconds)
+        crtmp_set_link_timeout(rtmp, Int32(clamping: timeout))
+
+        let fd: Int32
+        do throws(TCPConnector.Failure) {
+            fd = try TCPConnector.connect(host: url.host, port: url.port, timeoutSeconds: timeout)
+        } catch {
+            switch error {
+            case .dns(let message): throw self.error(.dnsFailure, detail: message)
+            case .refused: throw self.error(.connectionRefused)
+            case .timedOut: throw self.error(.connectTimeout)
+            case .failed(let code): throw self.error(.connectFailed(errno: code))
+            }
+        }
+
+        // librtmp sets only a receive timeout; the send timeouts cover the handshake too.
+        if !TCPConnector.setSendTimeouts(fd: fd, seconds: options.sendTimeoutSeconds) {
+            logger.warning("RTMP send timeout not set", metadata: ["errno": "\(errno)"])
+        }
+
+        // From here librtmp owns fd (it closes it on failure and in RTMP_Close).
+        guard crtmp_connect_with_socket(rtmp, fd) != 0 else {
+            let timedOut = crtmp_is_timed_out(rtmp) != 0
+            let events = logSink.takeEvents()
+            RTMP_Close(rtmp)
+            throw error(timedOut ? .connectTimeout : Self.handshakeFailureKind(events))
+        }
+
+        try awaitPublishStart(timeoutSeconds: timeout)
+        try watchForLateRefusal(milliseconds: options.publishSettleMilliseconds)
+
+        if options.outgoingChunkSize > 128 {
+            let size = UInt32(clamping: min(options.outgoingChunkSize, 0xFF_FFFF))
+            guard crtmp_set_chunk_size(rtmp, size) != 0 else {
+                let events = logSink.takeEvents()
+                RTMP_Close(rtmp)
+                throw error(Self.sendFailureKind(events))
+            }
+        }
+        _ = logSink.takeEvents()
+        state = .publishing(lastTimestamp: nil)
+    }
+
+    /// librtmp's `RTMP_ConnectStream` loop, run here so that a refusal ends it at once:
+    /// read and handle server messages until onStatus NetStream.Publish.Start.
+    private func awaitPublishStart(timeoutSeconds: Int) throws(RTMPError) {
+        let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
+        var seen: [LibrtmpLogEvent] = []
+        while crtmp_is_publishing(rtmp) == 0 {
+            seen += logSink.takeEvents()
+            let connected = RTMP_IsConnected(rtmp) != 0
+            let timedOut = crtmp_is_timed_out(rtmp) != 0 || ContinuousClock.now >= deadline
+            if let kind = Self.publishFailureKind(seen, connected: connected, timedOut: timedOut) {
+                RTMP_Close(rtmp)
+                throw error(kind)
+            }
+            if crtmp_read_and_handle_packet(rtmp) == 0, RTMP_IsConnected(rtmp) != 0,
+               crtmp_is_timed_out(rtmp) == 0 {
+                // A read failure that neither closed nor timed out (malformed packet).
+                RTMP_Close(rtmp)
+            }
+        }
+    }
+
+    /// See `RTMPPublisherOptions.publishSettleMilliseconds`: wait briefly for a close (or
+    /// an error status) that follows Publish.Start.
+    private func watchForLateRefusal(milliseconds: Int) throws(RTMPError) {
+        guard milliseconds > 0 else { return }
+        let deadline = ContinuousClock.now + .milliseconds(milliseconds)
+        let fd = RTMP_Socket(rtmp)
+        let refusedAfterStart = "server closed the connection right after NetStream.Publish.Start"
+        while true {
+            var seen = logSink.takeEvents()
+            if RTMP_IsConnected(rtmp) == 0 {
+                throw error(.publishRejected(reason: refusedAfterStart))
+            }
+            if crtmp_buffered_bytes(rtmp) == 0 {
+                let remaining = deadline - ContinuousClock.now
+                guard remaining > .zero else { return }
+                let ms = Int32(clamping: remaining.components.seconds * 1000
+                                   + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+                var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&pfd, 1, ms)
+                if ready == 0 { return }
+                if ready < 0 { if errno == EINTR { continue }; return }
+                var byte: UInt8 = 0
+                let peeked = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+                if peeked == 0 || (peeked < 0 && errno != EAGAIN && errno != EINTR) {
+                    RTMP_Close(rtmp)
+                    throw error(.publishRejected(reason: refusedAfterStart))
+                }
+                if peeked < 0 { continue }
+            }
+            _ = crtmp_read_and_handle_packet(rtmp)
+            seen += logSink.takeEvents()
+            if let refusal = seen.first(where: \.isRefusalStatus), case .onStatus(let code) = refusal {
+                RTMP_Close(rtmp)
+                throw error(.publishRejected(reason: code))
+            }
+        }
+    }
+
+    static func handshakeFailureKind(_ events: [LibrtmpLogEvent]) -> RTMPError.Kind {
+        for event in events {
+            if case .sendError(let code) = event { return sendFailureKind(code) }
+        }
+        if events.contains(.closedByPeer) { return .serverClosed }
+        return .handshakeFailed
+    }
+
+    /// Decides whether the publish exchange has failed, from what librtmp logged so far.
+    /// Returns nil while it may still succeed.
+    static func publishFailureKind(_ events: [LibrtmpLogEvent], connected: Bool, timedOut: Bool) -> RTMPError.Kind? {
+        // librtmp's own close path (RTMP_Close → FCUnpublish, deleteStream) logs send errors
+        // that are consequences of the close, not its cause: ignore what follows it.
+        let events = events.prefix {
+            if case .invoked(let method) = $0 { return !method.hasPrefix("FCUnpublish") && !method.hasPrefix("deleteStream") }
+            return true
+        }
+        let publishRequested = events.contains {
+            if case .invoked(let method) = $0 { return method.hasPrefix("publish") }
+            return false
+        }
+        func rejected(_ reason: String) -> RTMPError.Kind {
+            publishRequested ? .publishRejected(reason: reason) : .connectRejected(reason: reason)
+        }
+        for event in events {
+            switch event {
+            case .onStatus(let code) where event.isRefusalStatus:
+                return rejected(code)
+            case .errorDescription(let description):
+                return rejected(description)
+            case .errorReply(let method) where !events.contains(where: { if case .errorDescription = $0 { return true }; return false }):
+                return rejected("_error reply to \(method)")
+            case .serverSentError:
+                return rejected("server sent _error")
+            case .serverRequestedClose:
+                return rejected("server requested close")
+            case .sendError(let code):
+                return sendFailureKind(code)
+            default:
+                continue
+            }
+        }
+        if !connected {
+            return rejected(publishRequested
+                ? "server closed the connection after the publish request"
+                : "server closed the connection before publish")
+        }
+        if timedOut { return .connectTimeout }
+        return nil
+    }
+}

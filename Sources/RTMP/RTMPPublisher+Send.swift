@@ -1,0 +1,72 @@
+internal import CRTMP
+
+extension RTMPPublisher {
+    /// Chunk stream for all media and data messages: librtmp's `RTMP_Write` uses 0x04
+    /// ("source channel") for audio, video and metadata alike.
+    static let mediaChunkStreamID: Int32 = 0x04
+
+    /// AMF0 string "@setDataFrame" (AMF0 spec §2.4: marker 0x02, u16 length 13, UTF-8),
+    /// which servers expect in front of onMetaData when a publisher sets stream metadata.
+    static let setDataFrameAMF0: [UInt8] = [0x02, 0x00, 0x0D] + Array("@setDataFrame".utf8)
+
+    /// Longest message body RTMP's 24-bit message length can carry (RTMP spec §6.1.2).
+    static let maximumBodySize = 0xFF_FFFF
+
+    /// Sends one message. Blocks at most about `sendTimeoutSeconds` when the network stalls.
+    /// After a failure the session is closed; call `connect()` again.
+    public func send(_ message: RTMPMediaMessage) throws(RTMPError) {
+        guard case .publishing(let lastTimestamp) = state, RTMP_IsConnected(rtmp) != 0 else {
+            throw error(.notConnected)
+        }
+        let prefix = Self.bodyPrefix(for: message)
+        let size = prefix.count + message.payload.count
+        guard size <= Self.maximumBodySize else { throw error(.messageTooLarge(bytes: size)) }
+
+        // A type-0 (absolute timestamp) chunk header for metadata, for the first message,
+        // and if a timestamp ever steps back (a type-1 delta would wrap); type 1 otherwise.
+        let absolute = message.type == .dataAMF0 || lastTimestamp.map { message.timestamp < $0 } ?? true
+
+        let ok = try LibrtmpLog.withSink(logSink) { () throws(RTMPError) -> Bool in
+            _ = logSink.takeEvents()
+            return prefix.withUnsafeBufferPointer { prefixBytes in
+                message.payload.withUnsafeBufferPointer { body in
+                    crtmp_send_message(
+                        rtmp, Self.mediaChunkStreamID, message.type.rawValue, message.timestamp,
+                        absolute ? 1 : 0,
+                        prefixBytes.baseAddress, UInt32(prefixBytes.count),
+                        body.baseAddress, UInt32(body.count)) != 0
+                }
+            }
+        }
+        guard ok else {
+            let events = logSink.takeEvents()
+            close()
+            throw error(Self.sendFailureKind(events))
+        }
+        bytesSent += UInt64(size)
+        state = .publishing(lastTimestamp: message.timestamp)
+    }
+
+    /// What goes in front of the payload: "@setDataFrame" for metadata, unless the payload
+    /// already starts with it, so the server sees it exactly once.
+    static func bodyPrefix(for message: RTMPMediaMessage) -> [UInt8] {
+        guard message.type == .dataAMF0, !message.payload.starts(with: setDataFrameAMF0) else { return [] }
+        return setDataFrameAMF0
+    }
+
+    static func sendFailureKind(_ events: [LibrtmpLogEvent]) -> RTMPError.Kind {
+        for event in events {
+            if case .sendError(let code) = event { return sendFailureKind(code) }
+        }
+        if events.contains(.closedByPeer) { return .serverClosed }
+        return .writeFailed(errno: 0)
+    }
+
+    static func sendFailureKind(_ code: Int32) -> RTMPError.Kind {
+        switch code {
+        case EAGAIN, EWOULDBLOCK, ETIMEDOUT: return .sendTimeout
+        case EPIPE, ECONNRESET, ENOTCONN, EBADF: return .serverClosed
+        default: return .writeFailed(errno: code)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+internal import CRTMP
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Publishes one stream to an RTMP server through librtmp.
+///
+/// Threading: an instance is used by one thread at a time — the publisher thread, which
+/// blocks in `connect()` and `send(_:)` (bounded by the timeouts in `options`). It is not
+/// `Sendable`; hand it to that thread and keep it there. librtmp's global log callback is
+/// routed to this instance's logger while that thread is inside librtmp (see `LibrtmpLog`).
+///
+/// Ownership: this object owns the `RTMP` struct (allocated in `init`, freed in `deinit`)
+/// and the C copy of the URL that librtmp keeps pointers into (host, app, tcUrl), which
+/// lives as long as the `RTMP` struct has been set up from it.
+public final class RTMPPublisher {
+    public let url: RTMPURL
+    public let options: RTMPPublisherOptions
+    let logger: Logger
+    let logSink: LibrtmpLogSink
+
+    let rtmp: UnsafeMutablePointer<RTMP>
+    /// `strdup` of `url.unredactedForLibrtmp`, handed to `RTMP_SetupURL`; replaced only
+    /// after `RTMP_Init` has dropped every pointer into the previous one.
+    var urlBuffer: UnsafeMutablePointer<CChar>?
+
+    enum State {
+        /// Not connected: never connected, after `close()`, or after a failure.
+        case idle
+        /// Publish started; `lastTimestamp` is the timestamp of the last message on the
+        /// media chunk stream (nil until the first one).
+        case publishing(lastTimestamp: UInt32?)
+    }
+    var state = State.idle
+
+    /// Bytes of RTMP message bodies sent since this publisher was created (media payloads,
+    /// plus the "@setDataFrame" prefix of metadata), excluding chunk headers.
+    public internal(set) var bytesSent: UInt64 = 0
+
+    public init(url: RTMPURL, options: RTMPPublisherOptions = RTMPPublisherOptions(), logger: Logger) {
+        LibrtmpLog.setUpProcessOnce()
+        self.url = url
+        self.options = options
+        self.logger = logger
+        self.logSink = LibrtmpLogSink(logger: logger, redactor: url.redactor)
+        guard let rtmp = RTMP_Alloc() else { fatalError("RTMP_Alloc: out of memory") }
+        // RTMP_Alloc is calloc: socket 0 would look "connected" to RTMP_Close. Init sets -1.
+        RTMP_Init(rtmp)
+        self.rtmp = rtmp
+    }
+
+    deinit {
+        _ = try? LibrtmpLog.withSink(logSink) { () throws(RTMPError) in RTMP_Close(rtmp) }
+        RTMP_Free(rtmp)
+        free(urlBuffer)
+    }
+
+    /// True between a successful `connect()` and `close()` or a failed send.
+    public var isPublishing: Bool {
+        if case .publishing = state { return RTMP_IsConnected(rtmp) != 0 }
+        return false
+    }
+
+    /// Ends the session: librtmp sends FCUnpublish and deleteStream, then closes the socket.
+    /// Idempotent.
+    public func close() {
+        let wasPublishing = isPublishing
+        _ = try? LibrtmpLog.withSink(logSink) { () throws(RTMPError) in RTMP_Close(rtmp) }
+        state = .idle
+        if wasPublishing {
+            logger.info("RTMP publish closed", metadata: ["url": "\(url)", "bytesSent": "\(bytesSent)"])
+        }
+    }
+
+    func error(_ kind: RTMPError.Kind, detail: String? = nil) -> RTMPError {
+        RTMPError(kind: kind, url: url.redacted, detail: detail.map(logSink.redactor.redact))
+    }
+}
+
+/// One owner, one thread: see the type's documentation.
+@available(*, unavailable)
+extension RTMPPublisher: Sendable {}

@@ -1,0 +1,27 @@
+/// Tunables for `RTMPPublisher`.
+public struct RTMPPublisherOptions: Sendable, Hashable {
+    /// Budget for TCP connect, and separately for the RTMP handshake + connect + publish
+    /// exchange (librtmp's receive timeout).
+    public var connectTimeoutSeconds: Int = 10
+    /// After connect: SO_SNDTIMEO and TCP_USER_TIMEOUT on the socket, because librtmp 2.4
+    /// has only a receive timeout and a blocked `send()` would otherwise hang the publisher
+    /// thread until the kernel gives up (minutes).
+    public var sendTimeoutSeconds: Int = 10
+    /// Chunk size announced to the server after publish starts (RTMP spec §5.4.1).
+    /// librtmp 2.4 never announces one and sends 128-byte chunks, one `send()` each;
+    /// 128 keeps that behaviour.
+    public var outgoingChunkSize: Int = 4096
+    /// After NetStream.Publish.Start, how long `connect()` keeps watching for the server to
+    /// close the connection anyway. nginx-rtmp answers a publish that `deny publish` or a
+    /// failed `on_publish` refuses with Publish.Start and then closes; without this window
+    /// that refusal would surface only as a failed send. 0 disables the check.
+    public var publishSettleMilliseconds: Int = 200
+
+    public init(connectTimeoutSeconds: Int = 10, sendTimeoutSeconds: Int = 10, outgoingChunkSize: Int = 4096,
+                publishSettleMilliseconds: Int = 200) {
+        self.connectTimeoutSeconds = connectTimeoutSeconds
+        self.sendTimeoutSeconds = sendTimeoutSeconds
+        self.outgoingChunkSize = outgoingChunkSize
+        self.publishSettleMilliseconds = publishSettleMilliseconds
+    }
+}

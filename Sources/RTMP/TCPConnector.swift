@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Opens the TCP connection librtmp then runs RTMP over.
+///
+/// librtmp's `RTMP_Connect` resolves with `gethostbyname` (IPv4 only, not thread-safe) and
+/// calls a blocking `connect()` with no timeout, so an unreachable host would hold the
+/// publisher thread for the kernel's SYN retry time (about two minutes). Here: getaddrinfo,
+/// then a non-blocking connect per address under one deadline, and an errno we can classify.
+enum TCPConnector {
+    enum Failure: Error, Equatable {
+        case dns(message: String)
+        case refused
+        case timedOut
+        case failed(errno: Int32)
+    }
+
+    /// Returns a connected, blocking, close-on-exec socket.
+    static func connect(host: String, port: UInt16, timeoutSeconds: Int) throws(Failure) -> Int32 {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_protocol = Int32(IPPROTO_TCP)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let rc = getaddrinfo(host, String(port), &hints, &list)
+        guard rc == 0 else {
+            let message = rc == EAI_SYSTEM ? String(cString: strerror(errno)) : String(cString: gai_strerror(rc))
+            throw .dns(message: message)
+        }
+        defer { freeaddrinfo(list) }
+
+        let deadline = ContinuousClock.now + .seconds(max(1, timeoutSeconds))
+        var lastFailure = Failure.timedOut
+        var entry = list
+        while let info = entry?.pointee {
+            entry = info.ai_next
+            do throws(Failure) {
+                return try connectOne(info, deadline: deadline)
+            } catch {
+                lastFailure = error
+                if error == .timedOut { break }
+            }
+        }
+        throw lastFailure
+    }
+
+    private static func connectOne(_ info: addrinfo, deadline: ContinuousClock.Instant) throws(Failure) -> Int32 {
+        let socketType = info.ai_socktype | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let fd = socket(info.ai_family, socketType, info.ai_protocol)
+        guard fd >= 0 else { throw .failed(errno: errno) }
+        var keepOpen = false
+        defer { if !keepOpen { close(fd) } }
+
+        if Glibc.connect(fd, info.ai_addr, info.ai_addrlen) != 0 {
+            guard errno == EINPROGRESS else { throw failure(errno) }
+            try waitWritable(fd, deadline: deadline)
+            var soError: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &length) == 0 else { throw .failed(errno: errno) }
+            guard soError == 0 else { throw failure(soError) }
+        }
+        // librtmp expects a blocking socket (it relies on SO_RCVTIMEO/SO_SNDTIMEO).
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else { throw .failed(errno: errno) }
+        keepOpen = true
+        return fd
+    }
+
+    private static func waitWritable(_ fd: Int32, deadline: ContinuousClock.Instant) throws(Failure) {
+        while true {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { throw .timedOut }
+            let (seconds, attoseconds) = remaining.components
+            let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+            var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            let ready = poll(&pfd, 1, milliseconds)
+            if ready > 0 { return }
+            if ready < 0 && errno != EINTR { throw .failed(errno: errno) }
+        }
+    }
+
+    private static func failure(_ code: Int32) -> Failure {
+        switch code {
+        case ECONNREFUSED: return .refused
+        case ETIMEDOUT: return .timedOut
+        default: return .failed(errno: code)
+        }
+    }
+
+    /// SO_SNDTIMEO makes a blocked send() return EAGAIN; TCP_USER_TIMEOUT makes the kernel
+    /// abort the connection when sent data stays unacknowledged that long (so later sends
+    /// fail at once instead of each waiting again). librtmp sets neither.
+    static func setSendTimeouts(fd: Int32, seconds: Int) -> Bool {
+        var tv = timeval(tv_sec: max(1, seconds), tv_usec: 0)
+        let sendOK = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size)) == 0
+        var userTimeoutMs = UInt32(clamping: max(1, seconds) * 1000)
+        let userOK = setsockopt(fd, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT, &userTimeoutMs,
+                                socklen_t(MemoryLayout<UInt32>.size)) == 0
+        return sendOK && userOK
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import CamcastDaemon
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `camcast run`: stream until stopped, or for `--duration` seconds.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Capture, encode and publish until stopped (SIGINT/SIGTERM) or until --duration has elapsed."
+    )
+
+    @Option(help: "Source: 'testpattern' (built-in moving pattern).")
+    var source: String?
+
+    @Option(help: "Picture size, WIDTHxHEIGHT (default 1280x720).")
+    var size: String?
+
+    @Option(help: "Frame rate, e.g. 30 or 30000/1001 (default 30).")
+    var fps: String?
+
+    @Option(help: "Average video bitrate in kbit/s (default 2500).")
+    var bitrate: Int?
+
+    @Option(name: .customLong("keyint-seconds"), help: "Longest time between keyframes, seconds (default 2).")
+    var keyintSeconds: Double?
+
+    @Option(help: "x264 preset (default veryfast).")
+    var preset: String?
+
+    @Option(help: "H.264 profile: baseline, main or high (default high).")
+    var profile: String?
+
+    @Option(name: .customLong("output"), help: "An rtmp:// URL or a path ending in .flv; repeat for several.")
+    var outputs: [String] = []
+
+    @Option(help: "Stop after this many seconds of media.")
+    var duration: Double?
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (default info).")
+    var logLevel: String?
+
+    func run() async throws {
+        let flags = CommandLineSettings(
+            source: source, size: size, fps: fps, bitrateKbps: bitrate, keyframeIntervalSeconds: keyintSeconds,
+            preset: preset, profile: profile, outputs: outputs, durationSeconds: duration, logLevel: logLevel)
+        let exitCode = await CamcastRunner.run(flags)
+        if exitCode != 0 { throw ExitCode(exitCode) }
+    }
+}

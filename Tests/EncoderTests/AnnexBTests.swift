@@ -1,0 +1,110 @@
+import Encoder
+import Foundation
+import Testing
+
+@Suite struct AnnexBTests {
+    static let sps: [UInt8] = [0x67, 0x42, 0xC0, 0x1E]
+    static let pps: [UInt8] = [0x68, 0xCE, 0x3C, 0x80]
+    static let sets = H264ParameterSets(sps: sps, pps: pps)
+
+    static func picture(_ units: [[UInt8]], keyframe: Bool, number: Int64 = 0) -> EncodedPicture {
+        EncodedPicture(
+            nalUnits: units.map { try! NALUnit(bytes: $0) }, isKeyframe: keyframe, pts: number * 33, dts: number * 33,
+            parameterSets: sets, parameterSetsChanged: number == 0, frameNumber: number)
+    }
+
+    @Test func keyframeWithoutParameterSetsGetsThemAfterTheDelimiter() {
+        let picture = Self.picture([[0x09, 0xF0], [0x06, 0x05, 0x80], [0x65, 0x88]], keyframe: true)
+        #expect(AnnexBWriter.bytes(for: picture) == [
+            0x00, 0x00, 0x00, 0x01, 0x09, 0xF0,  // access unit delimiter stays first
+            0x00, 0x00, 0x00, 0x01, 0x67, 0x42, 0xC0, 0x1E,  // SPS from parameterSets
+            0x00, 0x00, 0x00, 0x01, 0x68, 0xCE, 0x3C, 0x80,  // PPS from parameterSets
+            0x00, 0x00, 0x00, 0x01, 0x06, 0x05, 0x80,  // SEI
+            0x00, 0x00, 0x00, 0x01, 0x65, 0x88,  // IDR slice
+        ])
+    }
+
+    @Test func keyframeCarryingParameterSetsIsWrittenAsIs() {
+        let picture = Self.picture([Self.sps, Self.pps, [0x65, 0x88]], keyframe: true)
+        #expect(AnnexBWriter.bytes(for: picture) == [
+            0x00, 0x00, 0x00, 0x01, 0x67, 0x42, 0xC0, 0x1E,  // SPS
+            0x00, 0x00, 0x00, 0x01, 0x68, 0xCE, 0x3C, 0x80,  // PPS
+            0x00, 0x00, 0x00, 0x01, 0x65, 0x88,  // IDR slice
+        ])
+    }
+
+    @Test func nonKeyframeGetsNoParameterSets() {
+        let picture = Self.picture([[0x41, 0x9A, 0x02]], keyframe: false, number: 1)
+        #expect(AnnexBWriter.bytes(for: picture) == [0x00, 0x00, 0x00, 0x01, 0x41, 0x9A, 0x02])
+    }
+
+    /// A stream mixing 4-byte and 3-byte start codes, leading and trailing zero bytes.
+    static let stream: [UInt8] = [
+        0x00,  // leading_zero_8bits
+        0x00, 0x00, 0x00, 0x01, 0x67, 0x42, 0xC0, 0x1E,  // zero_byte + start code, SPS
+        0x00, 0x00, 0x01, 0x68, 0xCE, 0x3C, 0x80,  // 3-byte start code, PPS
+        0x00, 0x00, 0x00, 0x01, 0x65, 0x88, 0x00, 0x00, 0x03, 0x01,  // IDR containing an emulation-prevented 00 00 03 01
+        0x00, 0x00,  // trailing_zero_8bits
+    ]
+
+    @Test func parserSplitsGoldenStream() throws {
+        let units = try AnnexBNALUnitParser.parse(Self.stream)
+        #expect(units.map(\.type) == [.sps, .pps, .idr])
+        #expect(units.map(\.bytes) == [Self.sps, Self.pps, [0x65, 0x88, 0x00, 0x00, 0x03, 0x01]])
+    }
+
+    @Test func parserDripFeedOneByteAtATime() throws {
+        var parser = AnnexBNALUnitParser()
+        var units: [NALUnit] = []
+        for byte in Self.stream {
+            try parser.append([byte])
+            while let unit = parser.next() { units.append(unit) }
+        }
+        // The IDR is only known to be complete at the end of the stream.
+        #expect(units.map(\.type) == [.sps, .pps])
+        try parser.finish()
+        while let unit = parser.next() { units.append(unit) }
+        #expect(units == (try AnnexBNALUnitParser.parse(Self.stream)))
+    }
+
+    @Test func writerOutputRoundTripsThroughTheParser() throws {
+        let pictures = [
+            Self.picture([[0x06, 0x05, 0x80], [0x65, 0x88, 0x80]], keyframe: true),
+            Self.picture([[0x41, 0x9A, 0x02]], keyframe: false, number: 1),
+        ]
+        let bytes = pictures.flatMap(AnnexBWriter.bytes(for:))
+        let units = try AnnexBNALUnitParser.parse(bytes)
+        #expect(units.map(\.bytes) == [Self.sps, Self.pps, [0x06, 0x05, 0x80], [0x65, 0x88, 0x80], [0x41, 0x9A, 0x02]])
+    }
+
+    @Test func parserRejectsDataBeforeTheFirstStartCode() {
+        #expect(throws: NALUnitError.missingStartCode) { try AnnexBNALUnitParser.parse([0x12, 0x00, 0x00, 0x01, 0x65]) }
+    }
+
+    @Test func fileStartsAtFirstKeyframeAndStopsAtTheLimit() throws {
+        let path = Harness.temporaryFile("limit.h264")
+        let writer = try AnnexBWriter(path: path, frameLimit: 2)
+        #expect(try writer.write(Self.picture([[0x41, 0x01]], keyframe: false, number: 0)) == false)
+        #expect(try writer.write(Self.picture([[0x65, 0x02]], keyframe: true, number: 1)) == true)
+        #expect(try writer.write(Self.picture([[0x41, 0x03]], keyframe: false, number: 2)) == true)
+        #expect(writer.isFull)
+        #expect(try writer.write(Self.picture([[0x41, 0x04]], keyframe: false, number: 3)) == false)
+        writer.close()
+        writer.close()
+        #expect(try writer.write(Self.picture([[0x65, 0x05]], keyframe: true, number: 4)) == false)
+        let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(try AnnexBNALUnitParser.parse(written).map(\.bytes) == [Self.sps, Self.pps, [0x65, 0x02], [0x41, 0x03]])
+    }
+
+    @Test func openFailureNamesThePath() {
+        #expect(throws: AnnexBWriterError.open(path: "/nonexistent-dir/x.h264", errno: ENOENT)) {
+            _ = try AnnexBWriter(path: "/nonexistent-dir/x.h264")
+        }
+    }
+
+    @Test func realEncoderOutputRoundTripsThroughAnnexB() throws {
+        let pictures = try Harness.encode(Harness.settings(), count: 5)
+        let bytes = pictures.flatMap(AnnexBWriter.bytes(for:))
+        #expect(try AnnexBNALUnitParser.parse(bytes) == pictures.flatMap(\.nalUnits))
+    }
+}

@@ -1,0 +1,84 @@
+import Encoder
+import Foundation
+import Media
+import Synchronization
+import Testing
+
+@Suite struct ConcurrencyTests {
+    /// One thread encodes 300 frames while two others hammer reconfigure and requestKeyframe:
+    /// nothing crashes, every frame comes out exactly once, in order, and the stream decodes.
+    @Test func encodeWhileOtherThreadsReconfigureAndRequestKeyframes() async throws {
+        let settings = Harness.settings { $0.preset = "ultrafast" }
+        let collector = PictureCollector()
+        let session = try X264EncoderSession(settings: settings, logger: Harness.quietLogger) { collector.add($0) }
+        let frameCount = 300, callsPerThread = 400
+        let frames = (0..<frameCount).map { TestFrames.frame(.i420, width: 320, height: 180, index: $0).frame }
+        let encodeErrors = Atomic<Int>(0)
+        let reconfigureErrors = Atomic<Int>(0)
+
+        let encoder = Thread.detachNewThreadReturning {
+            for frame in frames {
+                do { try session.encode(frame) } catch { encodeErrors.add(1, ordering: .relaxed) }
+            }
+            return true
+        }
+        let reconfigurer = Thread.detachNewThreadReturning {
+            for call in 0..<callsPerThread {
+                do { try session.reconfigure(bitrateKbps: 300 + (call % 20) * 100) } catch {
+                    reconfigureErrors.add(1, ordering: .relaxed)
+                }
+            }
+            return true
+        }
+        let keyframer = Thread.detachNewThreadReturning {
+            for _ in 0..<callsPerThread {
+                session.requestKeyframe()
+                _ = session.bitrateKbps
+            }
+            return true
+        }
+        _ = (encoder.wait(), reconfigurer.wait(), keyframer.wait())
+        try session.flush()
+
+        #expect(encodeErrors.load(ordering: .relaxed) == 0)
+        #expect(reconfigureErrors.load(ordering: .relaxed) == 0)
+        let pictures = collector.all
+        #expect(pictures.count == frameCount)
+        #expect(pictures.map(\.frameNumber) == (0..<Int64(frameCount)).map { $0 })
+        #expect(pictures.map(\.pts) == frames.map(\.timestamp.milliseconds))
+        #expect(pictures.allSatisfy { !$0.nalUnits.isEmpty })
+        #expect(pictures.first?.isKeyframe == true)
+
+        let file = try Harness.writeAnnexB(pictures, name: "concurrent.h264")
+        #expect(try FFmpegTools.probe(file).frameCount == frameCount)
+        try FFmpegTools.decodesCleanly(file)
+    }
+
+    @Test func closeFromAnotherThreadStopsEncodingCleanly() async throws {
+        let collector = PictureCollector()
+        let session = try X264EncoderSession(settings: Harness.settings { $0.preset = "ultrafast" }, logger: Harness.quietLogger) {
+            collector.add($0)
+        }
+        let closedErrors = Atomic<Int>(0)
+        let otherErrors = Atomic<Int>(0)
+        let encoder = Thread.detachNewThreadReturning {
+            for index in 0..<200 {
+                do {
+                    try session.encode(TestFrames.frame(.i420, width: 320, height: 180, index: index).frame)
+                } catch EncoderError.closed {
+                    closedErrors.add(1, ordering: .relaxed)
+                } catch {
+                    otherErrors.add(1, ordering: .relaxed)
+                }
+            }
+            return true
+        }
+        while collector.all.count < 20 { usleep(1_000) }
+        session.close()
+        _ = encoder.wait()
+        // Every frame was either delivered or refused as closed; none failed otherwise.
+        #expect(otherErrors.load(ordering: .relaxed) == 0)
+        #expect(collector.all.count + closedErrors.load(ordering: .relaxed) == 200)
+        #expect(closedErrors.load(ordering: .relaxed) > 0)
+    }
+}

@@ -1,0 +1,63 @@
+@testable import Encoder
+import Foundation
+import Testing
+
+/// Encoder re-creation after an encode error, driven by the session's fault-injection seam.
+@Suite struct RecoveryTests {
+    @Test func encodeErrorRecreatesTheEncoderAndKeepsGoing() throws {
+        let (logger, log) = Harness.capturingLogger()
+        let collector = PictureCollector()
+        let session = try X264EncoderSession(
+            settings: Harness.settings(), logger: logger, recovery: EncoderRecoveryPolicy(attempts: 3, delay: .zero)
+        ) { collector.add($0) }
+        for index in 0..<5 {
+            try session.encode(TestFrames.frame(.i420, width: 320, height: 180, index: index).frame)
+        }
+        try session.reconfigure(bitrateKbps: 600)
+        session.injectFaults(encodeFailures: 1, openFailures: 1)
+        for index in 5..<10 {
+            try session.encode(TestFrames.frame(.i420, width: 320, height: 180, index: index).frame)
+        }
+        let pictures = collector.all
+        #expect(pictures.count == 10)
+        // The new encoder starts with an IDR at the frame that failed.
+        #expect(pictures.indices.filter { pictures[$0].isKeyframe } == [0, 5])
+        #expect(session.bitrateKbps == 600)
+        #expect(!session.isClosed)
+        let texts = log.messages.map(\.text)
+        #expect(texts.contains("encode failed; re-creating the encoder"))
+        #expect(texts.filter { $0 == "encoder re-creation failed" }.count == 1)
+        #expect(texts.contains("encoder re-created"))
+        try FFmpegTools.decodesCleanly(try Harness.writeAnnexB(pictures, name: "recovered.h264"))
+    }
+
+    @Test func givesUpAfterTheLastAttemptAndCloses() throws {
+        let (logger, log) = Harness.capturingLogger()
+        let session = try X264EncoderSession(
+            settings: Harness.settings(), logger: logger,
+            recovery: EncoderRecoveryPolicy(attempts: 3, delay: .milliseconds(50))
+        ) { _ in }
+        session.injectFaults(encodeFailures: 1, openFailures: 3)
+        let started = ContinuousClock.now
+        #expect(throws: EncoderError.openFailed("injected failure")) {
+            try session.encode(TestFrames.frame(.i420, width: 320, height: 180, index: 0).frame)
+        }
+        // Three tries, the pause between each: at least two pauses.
+        #expect(ContinuousClock.now - started >= .milliseconds(100))
+        #expect(log.messages.filter { $0.text == "encoder re-creation failed" }.count == 3)
+        #expect(session.isClosed)
+        #expect(throws: EncoderError.closed) {
+            try session.encode(TestFrames.frame(.i420, width: 320, height: 180, index: 1).frame)
+        }
+    }
+
+    @Test func nonEncoderErrorsDoNotTriggerRecovery() throws {
+        let (logger, log) = Harness.capturingLogger()
+        let session = try X264EncoderSession(settings: Harness.settings(), logger: logger) { _ in }
+        var frame = TestFrames.frame(.i420, width: 320, height: 180, index: 0).frame
+        frame.planes = []
+        #expect(throws: EncoderError.invalidFrame("YU12 needs 3 planes, frame has 0")) { try session.encode(frame) }
+        #expect(!log.messages.contains { $0.text.contains("re-creat") })
+        #expect(!session.isClosed)
+    }
+}

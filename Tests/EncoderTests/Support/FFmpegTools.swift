@@ -1,0 +1,134 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// Runs ffprobe/ffmpeg, the independent judges of what the encoder wrote.
+enum FFmpegTools {
+    struct Missing: Error, CustomStringConvertible {
+        var tool: String
+        var description: String { "\(tool) is not installed (apt-get install ffmpeg); the encoder tests need it" }
+    }
+
+    struct Failed: Error, CustomStringConvertible {
+        var command: String
+        var status: Int32
+        var stderr: String
+        var description: String { "\(command) exited \(status): \(stderr)" }
+    }
+
+    static func path(of tool: String) throws -> String {
+        for directory in ["/usr/bin", "/usr/local/bin", "/bin"] {
+            let candidate = "\(directory)/\(tool)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw Missing(tool: tool)
+    }
+
+    /// Runs `tool` and returns its stdout; throws if it exits non-zero or writes to stderr.
+    static func run(_ tool: String, _ arguments: [String]) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try path(of: tool))
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read both pipes to the end before waiting, so a large stdout cannot block the child.
+        let errReader = Thread.detachNewThreadReturning { err.fileHandleForReading.readDataToEndOfFile() }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let errText = String(decoding: errReader.wait(), as: UTF8.self)
+        guard process.terminationStatus == 0, errText.isEmpty else {
+            throw Failed(command: "\(tool) \(arguments.joined(separator: " "))", status: process.terminationStatus, stderr: errText)
+        }
+        return data
+    }
+
+    struct Probe {
+        var frameCount: Int
+        var width: Int
+        var height: Int
+        var profile: String
+        var level: Int
+        /// Per decoded frame, in order.
+        var keyFrames: [Bool]
+        var pictTypes: [String]
+
+        var keyframeIndices: [Int] { keyFrames.indices.filter { keyFrames[$0] } }
+    }
+
+    /// ffprobe's view of a raw H.264 (Annex-B) file.
+    static func probe(_ file: String) throws -> Probe {
+        let data = try run("ffprobe", [
+            "-v", "error", "-f", "h264", "-count_frames",
+            "-show_entries", "stream=nb_read_frames,width,height,profile,level",
+            "-show_entries", "frame=key_frame,pict_type",
+            "-of", "json", file,
+        ])
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let streams = try #require(json["streams"] as? [[String: Any]])
+        let stream = try #require(streams.first)
+        let frames = try #require(json["frames"] as? [[String: Any]])
+        return Probe(
+            frameCount: Int(try #require(stream["nb_read_frames"] as? String)) ?? -1,
+            width: try #require(stream["width"] as? Int),
+            height: try #require(stream["height"] as? Int),
+            profile: try #require(stream["profile"] as? String),
+            level: try #require(stream["level"] as? Int),
+            keyFrames: frames.map { ($0["key_frame"] as? Int) == 1 },
+            pictTypes: frames.map { ($0["pict_type"] as? String) ?? "?" })
+    }
+
+    /// Decodes with `-xerror` (stop at the first decoding error); throws on any error.
+    static func decodesCleanly(_ file: String) throws {
+        _ = try run("ffmpeg", ["-nostdin", "-v", "error", "-xerror", "-f", "h264", "-i", file, "-f", "null", "-"])
+    }
+
+    /// The decoded luma planes, one per frame, of a width×height stream.
+    static func decodedLuma(_ file: String, width: Int, height: Int) throws -> [ArraySlice<UInt8>] {
+        try decodedPlanes(file, width: width, height: height).map(\.y)
+    }
+
+    /// The decoded Y, U and V planes, one triple per frame, of a width×height stream.
+    static func decodedPlanes(_ file: String, width: Int, height: Int) throws
+        -> [(y: ArraySlice<UInt8>, u: ArraySlice<UInt8>, v: ArraySlice<UInt8>)]
+    {
+        let data = try run("ffmpeg", [
+            "-nostdin", "-v", "error", "-f", "h264", "-i", file, "-f", "rawvideo", "-pix_fmt", "yuv420p", "-",
+        ])
+        let bytes = [UInt8](data)
+        let lumaSize = width * height
+        let chromaSize = ((width + 1) / 2) * ((height + 1) / 2)
+        let frameSize = lumaSize + 2 * chromaSize
+        #expect(bytes.count % frameSize == 0, "decoded output is not whole \(width)x\(height) frames")
+        return stride(from: 0, to: bytes.count - frameSize + 1, by: frameSize).map { start in
+            (bytes[start..<start + lumaSize],
+             bytes[start + lumaSize..<start + lumaSize + chromaSize],
+             bytes[start + lumaSize + chromaSize..<start + frameSize])
+        }
+    }
+}
+
+extension Thread {
+    /// Runs `body` on a new thread; `wait()` on the result blocks until it has finished.
+    static func detachNewThreadReturning<T: Sendable>(_ body: @escaping @Sendable () -> T) -> ThreadResult<T> {
+        let result = ThreadResult<T>()
+        Thread.detachNewThread { result.set(body()) }
+        return result
+    }
+}
+
+final class ThreadResult<T: Sendable>: Sendable {
+    private let value = Mutex<T?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    func set(_ newValue: T) {
+        value.withLock { $0 = newValue }
+        done.signal()
+    }
+
+    func wait() -> T {
+        done.wait()
+        return value.withLock { $0! }
+    }
+}

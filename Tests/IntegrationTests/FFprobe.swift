@@ -1,0 +1,49 @@
+import Foundation
+
+/// What ffprobe — a tool nobody here wrote — says about a recorded stream.
+struct ProbedVideo {
+    struct Packet {
+        var dtsMilliseconds: Int
+        var ptsMilliseconds: Int
+        var isKeyframe: Bool
+    }
+
+    var codec: String
+    var width: Int
+    var height: Int
+    var decodedFrames: Int
+    var packets: [Packet]
+
+    static func probe(_ file: URL) throws -> ProbedVideo {
+        let stream = try ProcessRunner.run(
+            "/usr/bin/ffprobe",
+            ["-v", "error", "-count_frames", "-select_streams", "v:0",
+             "-show_entries", "stream=codec_name,width,height,nb_read_frames", "-of", "default=noprint_wrappers=1", file.path])
+        guard stream.status == 0 else { throw HarnessError("ffprobe failed on \(file.path): \(stream.stderr)") }
+        var fields: [String: String] = [:]
+        for line in stream.stdout.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
+        }
+        // FLV's time base is 1/1000, so ffprobe's pts/dts are milliseconds.
+        let packets = try ProcessRunner.run(
+            "/usr/bin/ffprobe",
+            ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=dts,pts,flags", "-of", "csv=p=0", file.path])
+        guard packets.status == 0 else { throw HarnessError("ffprobe -show_packets failed: \(packets.stderr)") }
+        let parsed = packets.stdout.split(separator: "\n").compactMap { line -> Packet? in
+            let columns = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard columns.count >= 3, let pts = Int(columns[0]), let dts = Int(columns[1]) else { return nil }
+            return Packet(dtsMilliseconds: dts, ptsMilliseconds: pts, isKeyframe: columns[2].hasPrefix("K"))
+        }
+        return ProbedVideo(
+            codec: fields["codec_name"] ?? "", width: Int(fields["width"] ?? "") ?? 0,
+            height: Int(fields["height"] ?? "") ?? 0, decodedFrames: Int(fields["nb_read_frames"] ?? "") ?? 0,
+            packets: parsed)
+    }
+
+    /// `ffmpeg -xerror` stops at the first decoding error; an empty stderr means a clean decode.
+    static func decodeErrors(_ file: URL) throws -> String {
+        let result = try ProcessRunner.run("/usr/bin/ffmpeg", ["-v", "error", "-xerror", "-i", file.path, "-f", "null", "-"])
+        return result.status == 0 ? result.stderr : "exit \(result.status): \(result.stderr)"
+    }
+}

@@ -1,0 +1,111 @@
+import FLV
+import Foundation
+import Testing
+
+/// `camcast run` end to end against a real nginx-rtmp, checked with ffprobe and ffmpeg.
+@Suite(.serialized, .enabled(if: Environment.rtmpIntegrationEnabled, Environment.rtmpSkipReason))
+struct StreamToServerTests {
+    static let streamKey = "sEcReT-kEy-4711"
+
+    @Test func tenSecondsOfTestPatternArriveWhole() throws {
+        let server = try RTMPServer()
+        let dir = try Project.scratchDirectory("stream")
+        let fileOutput = dir.appendingPathComponent("local.flv")
+        let result = try ProcessRunner.run(
+            Project.camcastBinary.path,
+            ["run", "--source", "testpattern", "--size", "640x360", "--fps", "30", "--bitrate", "1000",
+             "--keyint-seconds", "2", "--duration", "10",
+             "--output", server.url(app: "rec", name: Self.streamKey), "--output", fileOutput.path],
+            timeout: 60)
+        #expect(result.status == 0, "camcast failed: \(result.stderr)")
+        #expect(!result.stderr.contains(Self.streamKey), "the stream key leaked into the log")
+        #expect(!result.stdout.contains(Self.streamKey))
+        try server.stop()  // nginx closes the recording
+
+        for file in [server.recording(Self.streamKey), fileOutput] {
+            let video = try ProbedVideo.probe(file)
+            #expect(video.codec == "h264")
+            #expect(video.width == 640 && video.height == 360)
+            #expect(abs(video.decodedFrames - 300) <= 1, "\(file.lastPathComponent): \(video.decodedFrames) frames")
+            #expect(abs(video.packets.count - 300) <= 1)
+            #expect(video.packets.first?.isKeyframe == true, "the first packet must be a keyframe")
+            let gaps = zip(video.packets, video.packets.dropFirst()).map { $1.dtsMilliseconds - $0.dtsMilliseconds }
+            #expect(gaps.allSatisfy { $0 > 0 }, "timestamps must increase strictly")
+            #expect(gaps.allSatisfy { (32...35).contains($0) }, "frames ~33 ms apart: \(Set(gaps).sorted())")
+            // Keyframes every 2 s at 30 fps.
+            let keyframes = video.packets.enumerated().filter { $0.element.isKeyframe }.map(\.offset)
+            #expect(keyframes == [0, 60, 120, 180, 240])
+            #expect(try ProbedVideo.decodeErrors(file) == "")
+        }
+    }
+
+    @Test func closedPortFailsFastWithClearError() throws {
+        // A port nothing listens on: reserve one by starting and stopping a server.
+        let server = try RTMPServer()
+        try server.stop()
+        let result = try ProcessRunner.run(
+            Project.camcastBinary.path,
+            ["run", "--size", "320x180", "--output", server.url(app: "live", name: Self.streamKey), "--duration", "5"],
+            timeout: 30)
+        #expect(result.status != 0)
+        #expect(result.seconds < 10)
+        let lastLine = result.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(lastLine.lowercased().contains("refused"), "last line: \(lastLine)")
+        #expect(lastLine.contains("rtmp://127.0.0.1:\(server.port)/live/****"), "names the redacted URL: \(lastLine)")
+        #expect(!result.stderr.contains(Self.streamKey))
+    }
+
+    @Test func refusedPublishFailsFastWithClearError() throws {
+        let server = try RTMPServer()
+        let result = try ProcessRunner.run(
+            Project.camcastBinary.path,
+            ["run", "--size", "320x180", "--output", server.url(app: "denyall", name: Self.streamKey), "--duration", "5"],
+            timeout: 30)
+        #expect(result.status != 0)
+        #expect(result.seconds < 15)
+        let lastLine = result.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(lastLine.contains("rtmp://127.0.0.1:\(server.port)/denyall/****"), "last line: \(lastLine)")
+        #expect(!result.stderr.contains(Self.streamKey))
+    }
+
+    @Test func sigtermEndsTheFileWithEndOfSequence() throws {
+        let dir = try Project.scratchDirectory("sigterm")
+        let file = dir.appendingPathComponent("out.flv")
+        let process = try ProcessRunner.start(
+            Project.camcastBinary.path, ["run", "--size", "320x180", "--fps", "30", "--output", file.path])
+        // Wait until it streams, then stop it the way systemd does.
+        let deadline = Date().addingTimeInterval(20)
+        while !process.stderrSoFar.contains("streaming") && Date() < deadline { usleep(50_000) }
+        usleep(1_500_000)
+        process.signal(SIGTERM)
+        let result = try process.wait(timeout: 15)
+        #expect(result.status == 0, "exit after SIGTERM: \(result.stderr)")
+
+        let (_, tags) = try FLVReader.readFile(atPath: file.path)
+        let last = try #require(tags.last)
+        let body = try FLVVideoTagBody(parsing: last.body)
+        #expect(last.type == .video)
+        #expect(body.avcPacketType == .endOfSequence)
+        #expect(try ProbedVideo.decodeErrors(file) == "")
+        // The duration in onMetaData was patched to the real length when the file was closed.
+        let script = try #require(tags.first { $0.type == .scriptData })
+        let metadata = try FLVMetadata(scriptDataBody: script.body)
+        let videoTags = tags.filter { $0.type == .video }
+        let span = Double(videoTags.last!.timestamp - videoTags.first!.timestamp) / 1000
+        #expect(metadata.duration > 1)
+        #expect(abs(metadata.duration - span) < 0.2, "duration \(metadata.duration) vs tags spanning \(span) s")
+    }
+
+    @Test func badFlagsAreAllReportedWithExitStatus78() throws {
+        let result = try ProcessRunner.run(
+            Project.camcastBinary.path,
+            ["run", "--size", "641x360", "--fps", "abc", "--bitrate", "5", "--output", "rtmp://host/app/\(Self.streamKey) x"],
+            timeout: 30)
+        #expect(result.status == 78)
+        #expect(result.stderr.contains("--fps"))
+        #expect(result.stderr.contains("--output"))
+        #expect(result.stderr.lowercased().contains("bitrate"))
+        #expect(result.stderr.contains("641"))
+        #expect(!result.stderr.contains(Self.streamKey))
+    }
+}

@@ -1,0 +1,131 @@
+import Testing
+@testable import RTMP
+
+@Suite("RTMPURL parsing and redaction")
+struct RTMPURLTests {
+    struct Valid: Sendable, CustomTestStringConvertible {
+        var text: String
+        var host: String
+        var port: UInt16
+        var app: String
+        var key: String
+        var query: String?
+        var redacted: String
+        var testDescription: String { redacted }
+    }
+
+    static let valid: [Valid] = [
+        Valid(text: "rtmp://a.rtmp.youtube.com/live2/abcd-efgh-ijkl-mnop",
+              host: "a.rtmp.youtube.com", port: 1935, app: "live2", key: "abcd-efgh-ijkl-mnop", query: nil,
+              redacted: "rtmp://a.rtmp.youtube.com:1935/live2/****"),
+        Valid(text: "rtmp://127.0.0.1:19360/live/cam1",
+              host: "127.0.0.1", port: 19360, app: "live", key: "cam1", query: nil,
+              redacted: "rtmp://127.0.0.1:19360/live/****"),
+        Valid(text: "RTMP://Host.Example:1/app/inst/streamKEY",
+              host: "Host.Example", port: 1, app: "app/inst", key: "streamKEY", query: nil,
+              redacted: "rtmp://Host.Example:1/app/inst/****"),
+        Valid(text: "rtmp://h:65535/a/b/c/k5w",
+              host: "h", port: 65535, app: "a/b/c", key: "k5w", query: nil,
+              redacted: "rtmp://h:65535/a/b/c/****"),
+        Valid(text: "rtmp://h/auth/cam?key=s3cr3t&vhost=v1",
+              host: "h", port: 1935, app: "auth", key: "cam", query: "key=s3cr3t&vhost=v1",
+              redacted: "rtmp://h:1935/auth/****?key=****&vhost=v1"),
+        Valid(text: "rtmp://h/app/kq7z?access_token=tok1&Secret=x9&auth=a1&password=p1&flag",
+              host: "h", port: 1935, app: "app", key: "kq7z", query: "access_token=tok1&Secret=x9&auth=a1&password=p1&flag",
+              redacted: "rtmp://h:1935/app/****?access_token=****&Secret=****&auth=****&password=****&flag"),
+        Valid(text: "rtmp://h/app/k?",
+              host: "h", port: 1935, app: "app", key: "k", query: nil,
+              redacted: "rtmp://h:1935/app/****"),
+    ]
+
+    @Test("valid URLs parse into their fields", arguments: valid)
+    func parsesValid(_ c: Valid) throws {
+        let url = try RTMPURL(parsing: c.text)
+        #expect(url.scheme == "rtmp")
+        #expect(url.host == c.host)
+        #expect(url.port == c.port)
+        #expect(url.app == c.app)
+        #expect(url.streamKey == c.key)
+        #expect(url.query == c.query)
+        #expect(url.redacted == c.redacted)
+    }
+
+    @Test("every printed form hides the key", arguments: valid)
+    func printingHidesKey(_ c: Valid) throws {
+        let url = try RTMPURL(parsing: c.text)
+        var dumped = ""
+        dump(url, to: &dumped)
+        let printed = ["\(url)", String(describing: url), String(reflecting: url), dumped, "\([url])"]
+        for form in printed {
+            #expect(!form.contains(c.key), "leaked the key in: \(form.replacing(c.key, with: "<KEY>"))")
+            for secret in url.secrets {
+                #expect(!form.contains(secret))
+            }
+            #expect(form.contains(c.host))
+        }
+    }
+
+    @Test("librtmp gets the full URL with an explicit port")
+    func unredactedForLibrtmp() throws {
+        let url = try RTMPURL(parsing: "rtmp://h/auth/cam?key=s3cr3t")
+        #expect(url.unredactedForLibrtmp == "rtmp://h:1935/auth/cam?key=s3cr3t")
+        let reparsed = try RTMPURL(parsing: url.unredactedForLibrtmp)
+        #expect(reparsed == url)
+    }
+
+    @Test("secrets: the key, secret query values, and their percent-decoded forms")
+    func secrets() throws {
+        let url = try RTMPURL(parsing: "rtmp://h/app/my%2Dkey?token=t%41k&vhost=public")
+        #expect(Set(url.secrets) == ["my%2Dkey", "my-key", "t%41k", "tAk"])
+    }
+
+    struct Invalid: Sendable, CustomTestStringConvertible {
+        var text: String
+        var error: RTMPURLError
+        /// A secret in `text` that no error description may contain (nil: the URL has none).
+        var secret: String?
+        var testDescription: String { "\(error)" }
+    }
+
+    static let invalid: [Invalid] = [
+        Invalid(text: "a.rtmp.youtube.com/live2/SECRETKEY1", error: .missingScheme, secret: "SECRETKEY1"),
+        Invalid(text: "://h/app/SECRETKEY2", error: .missingScheme, secret: "SECRETKEY2"),
+        Invalid(text: "http://h/app/SECRETKEY3",
+                error: .unsupportedScheme(scheme: "http", reason: "only rtmp:// is supported"), secret: "SECRETKEY3"),
+        Invalid(text: "rtmps://live-api-s.facebook.com:443/rtmp/SECRETKEY4",
+                error: .unsupportedScheme(
+                    scheme: "rtmps",
+                    reason: "not supported by Debian's librtmp build (no certificate checks); use an rtmp:// ingest or a local TLS proxy"),
+                secret: "SECRETKEY4"),
+        Invalid(text: "rtmp://h/app/SECRET KEY5", error: .containsWhitespace, secret: "SECRET KEY5"),
+        Invalid(text: "rtmp://h/app/SECRETKEY6 live=1", error: .containsWhitespace, secret: "SECRETKEY6"),
+        Invalid(text: "rtmp://h/app/SECRETKEY7\n", error: .containsWhitespace, secret: "SECRETKEY7"),
+        Invalid(text: "rtmp:///app/SECRETKEY8", error: .invalidHost, secret: "SECRETKEY8"),
+        Invalid(text: "rtmp://user:pw@h/app/SECRETKEY9", error: .invalidHost, secret: "SECRETKEY9"),
+        Invalid(text: "rtmp://[::1]:1935/app/SECRETKEYA", error: .invalidHost, secret: "SECRETKEYA"),
+        Invalid(text: "rtmp://h:0/app/SECRETKEYB", error: .invalidPort(text: "0"), secret: "SECRETKEYB"),
+        Invalid(text: "rtmp://h:65536/app/SECRETKEYC", error: .invalidPort(text: "65536"), secret: "SECRETKEYC"),
+        Invalid(text: "rtmp://h:http/app/SECRETKEYD", error: .invalidPort(text: nil), secret: "SECRETKEYD"),
+        Invalid(text: "rtmp://h:/app/SECRETKEYE", error: .invalidPort(text: nil), secret: "SECRETKEYE"),
+        Invalid(text: "rtmp://h", error: .missingApp, secret: nil),
+        Invalid(text: "rtmp://h/", error: .missingApp, secret: nil),
+        Invalid(text: "rtmp://h?key=SECRETKEYF", error: .missingApp, secret: "SECRETKEYF"),
+        Invalid(text: "rtmp://h/app", error: .missingStreamKey, secret: nil),
+        Invalid(text: "rtmp://h/app/", error: .missingStreamKey, secret: nil),
+        Invalid(text: "rtmp://h/app/?key=SECRETKEYG", error: .missingStreamKey, secret: "SECRETKEYG"),
+        Invalid(text: "rtmp://h//SECRETKEYH", error: .emptyPathElement, secret: "SECRETKEYH"),
+        Invalid(text: "rtmp://h/a//SECRETKEYI", error: .emptyPathElement, secret: "SECRETKEYI"),
+        Invalid(text: "rtmp://h/a/b/c/d/SECRETKEYJ", error: .tooManyPathElements(count: 4), secret: "SECRETKEYJ"),
+    ]
+
+    @Test("invalid URLs fail with the specific error, never showing the key", arguments: invalid)
+    func rejectsInvalid(_ c: Invalid) {
+        let error = #expect(throws: RTMPURLError.self) { try RTMPURL(parsing: c.text) }
+        #expect(error == c.error)
+        let description = error.map { "\($0)" } ?? ""
+        #expect(!description.isEmpty)
+        if let secret = c.secret {
+            #expect(!description.contains(secret))
+        }
+    }
+}
