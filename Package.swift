@@ -50,7 +50,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "camcast",
-            dependencies: ["CamcastDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["CamcastDaemon", "Capture", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         .testTarget(name: "FLVTests", dependencies: ["FLV"]),

@@ -1,3 +1,4 @@
+import Config
 import RTMP
 
 /// Where the encoded stream goes. One run may have several.
@@ -6,21 +7,39 @@ public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
     case rtmp(RTMPURL)
     /// Write an `.flv` file (duration patched when it is closed).
     case flvFile(path: String)
+    /// Write a raw H.264 Annex-B `.h264` file, optionally only its first `maxFrames` pictures.
+    case annexBFile(path: String, maxFrames: Int?)
 
-    /// Reads a command-line or config output: an `rtmp://` URL, or a path ending in `.flv`.
+    /// Reads a command-line output: an `rtmp://` URL, or a path ending in `.flv` or `.h264`.
     public init(parsing text: String) throws(OutputTargetError) {
-        let lowered = text.lowercased()
-        if lowered.hasPrefix("rtmp://") || lowered.hasPrefix("rtmps://") || lowered.contains("://") {
+        if text.contains("://") {
+            try self.init(.rtmp(url: text))
+        } else {
+            try self.init(.file(path: text, maxFrames: nil))
+        }
+    }
+
+    /// Maps an already validated config output onto its sink.
+    init(_ output: CamcastConfig.OutputConfig) throws(OutputTargetError) {
+        switch output {
+        case .rtmp(let text):
             do {
                 self = .rtmp(try RTMPURL(parsing: text))
             } catch {
                 throw .badURL(error.description)
             }
-            return
+        case .file(let path, let maxFrames):
+            guard !path.isEmpty else { throw .empty }
+            let lowered = path.lowercased()
+            if lowered.hasSuffix(".flv") {
+                guard maxFrames == nil else { throw .frameLimitNeedsH264(path: path) }
+                self = .flvFile(path: path)
+            } else if lowered.hasSuffix(".h264") || lowered.hasSuffix(".264") {
+                self = .annexBFile(path: path, maxFrames: maxFrames)
+            } else {
+                throw .unknownKind(path: path)
+            }
         }
-        guard !text.isEmpty else { throw .empty }
-        guard lowered.hasSuffix(".flv") else { throw .unknownKind(path: text) }
-        self = .flvFile(path: text)
     }
 
     /// Safe to log: RTMP URLs show their stream key masked.
@@ -28,6 +47,7 @@ public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .rtmp(let url): url.redacted
         case .flvFile(let path): path
+        case .annexBFile(let path, _): path
         }
     }
 }
@@ -36,13 +56,16 @@ public enum OutputTargetError: Error, Equatable, CustomStringConvertible {
     case empty
     case badURL(String)
     case unknownKind(path: String)
+    case frameLimitNeedsH264(path: String)
 
     public var description: String {
         switch self {
         case .empty: "an output must not be empty"
         case .badURL(let reason): reason
         case .unknownKind(let path):
-            "output '\(path)' is neither an rtmp:// URL nor a file ending in .flv"
+            "output '\(path)' is neither an rtmp:// URL nor a file ending in .flv or .h264"
+        case .frameLimitNeedsH264(let path):
+            "output '\(path)': max_frames applies to .h264 outputs only"
         }
     }
 }

@@ -29,6 +29,8 @@ public struct Pipeline: Service {
         let assembler = Mutex(FLVStreamAssembler())
         let lastCaptureTime = Atomic<Int64>(0)
         let outputsBox = Mutex<[any StreamOutput]>([])
+        let rawWriters = try makeAnnexBWriters()
+        defer { rawWriters.forEach { $0.close() } }
 
         let encoder: X264EncoderSession
         do {
@@ -37,6 +39,13 @@ public struct Pipeline: Service {
                 if picture.isKeyframe { counters.keyframes.add(1, ordering: .relaxed) }
                 counters.encodedBytes.add(picture.nalUnits.reduce(0) { $0 + $1.bytes.count }, ordering: .relaxed)
                 lastCaptureTime.store(picture.pts, ordering: .relaxed)
+                for writer in rawWriters {
+                    do {
+                        _ = try writer.write(picture)
+                    } catch {
+                        stop.fire(.failed(.outputFailed(output: writer.path, reason: "\(error)")))
+                    }
+                }
                 let packets: [StreamPacket]
                 do {
                     packets = try assembler.withLock { try $0.packets(for: picture) }
@@ -133,6 +142,8 @@ public struct Pipeline: Service {
         switch settings.source {
         case .testPattern:
             try TestPatternSource(size: settings.encoder.size, frameRate: settings.encoder.frameRate)
+        case .device(let device):
+            try V4L2CaptureSource(settings: device, logger: logger)
         }
     }
 
@@ -143,7 +154,7 @@ public struct Pipeline: Service {
                 frameRate: settings.encoder.frameRate.framesPerSecond,
                 videoDataRate: Double(settings.encoder.bitrateKbps), encoder: "Camcast (libx264)"))
         let fail: @Sendable (PipelineError) -> Void = { stop.fire(.failed($0)) }
-        return settings.outputs.map { target -> any StreamOutput in
+        return settings.outputs.compactMap { target -> (any StreamOutput)? in
             switch target {
             case .flvFile(let path):
                 FLVFileOutput(path: path, metadata: metadata, logger: logger, onFailure: fail)
@@ -152,6 +163,20 @@ public struct Pipeline: Service {
                     url: url, options: settings.rtmp, metadata: metadata,
                     queueMilliseconds: settings.sendQueueMilliseconds, logger: logger,
                     requestKeyframe: { encoder.requestKeyframe() }, onFailure: fail)
+            case .annexBFile:
+                nil  // written from encoded pictures directly, see makeAnnexBWriters
+            }
+        }
+    }
+
+    /// Raw `.h264` outputs take the encoder's pictures as they are (Annex-B needs NAL units, not FLV tags).
+    private func makeAnnexBWriters() throws -> [AnnexBWriter] {
+        try settings.outputs.compactMap { target -> AnnexBWriter? in
+            guard case .annexBFile(let path, let maxFrames) = target else { return nil }
+            do {
+                return try AnnexBWriter(path: path, frameLimit: maxFrames)
+            } catch {
+                throw PipelineError.outputFailed(output: path, reason: "\(error)")
             }
         }
     }

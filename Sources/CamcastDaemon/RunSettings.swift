@@ -1,3 +1,4 @@
+import Capture
 import Encoder
 import Media
 import RTMP
@@ -7,10 +8,13 @@ public struct RunSettings: Sendable {
     public enum Source: Sendable, Hashable, CustomStringConvertible {
         /// The built-in moving test pattern.
         case testPattern
+        /// A V4L2 camera.
+        case device(V4L2SourceSettings)
 
         public var description: String {
             switch self {
             case .testPattern: "testpattern"
+            case .device(let settings): settings.devicePath
             }
         }
     }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Capture
+import Config
 import Encoder
 import Logging
 import Media
@@ -6,90 +11,116 @@ import Media
 struct ResolvedRun: Sendable {
     var settings: RunSettings
     var logLevel: Logger.Level
+    /// Said once at start: e.g. a world-readable config file that holds a stream key.
+    var warnings: [String]
 }
 
-/// Every problem found in the run's settings, reported together.
-struct SettingsProblems: Error {
-    var problems: [String]
-}
-
-/// Turns flags into validated `RunSettings`, collecting every problem instead of stopping at the first.
+/// Builds a run's settings from, in rising precedence, the config file, `CAMCAST_*` environment
+/// variables and command-line flags — all through the Config module, so a flag is checked by
+/// exactly the rules its key has in the file — then maps them onto the stages' own settings.
+/// Every problem is collected and thrown together.
 enum SettingsResolver {
-    static func resolve(_ flags: CommandLineSettings) throws(SettingsProblems) -> ResolvedRun {
-        var problems: [String] = []
-
-        var source = RunSettings.Source.testPattern
-        switch flags.source {
-        case nil, "testpattern": source = .testPattern
-        case let other?: problems.append("--source: '\(other)' is not supported (use testpattern)")
+    static func resolve(_ flags: CommandLineSettings, environment: [String: String]) throws(ConfigError) -> ResolvedRun {
+        var config = CamcastConfig.default
+        var warnings: [String] = []
+        if let path = flags.configPath {
+            config = try CamcastConfig.load(path: path)
+            if let warning = config.worldReadableKeyWarning(path: path) { warnings.append(warning) }
         }
-
-        var size = VideoSize(width: 1280, height: 720)
-        if let text = flags.size {
-            if let parsed = VideoSize(parsing: text) { size = parsed } else {
-                problems.append("--size: '\(text)' is not WIDTHxHEIGHT (e.g. 1280x720)")
-            }
+        try config.apply(environment: environment)
+        try config.apply(overrides: overrides(from: flags), outputs: flags.outputs.isEmpty ? nil : flags.outputs)
+        if flags.durationSeconds.map({ !($0 > 0 && $0.isFinite) }) == true {
+            throw ConfigError(problems: [
+                ConfigProblem(origin: "command line", keyPath: "--duration", message: "must be a positive number of seconds")
+            ])
         }
-
-        var frameRate = FrameRate(numerator: 30)
-        if let text = flags.fps {
-            if let parsed = parseFrameRate(text) { frameRate = parsed } else {
-                problems.append("--fps: '\(text)' is not a frame rate (e.g. 30 or 30000/1001)")
-            }
-        }
-
-        var encoder = EncoderSettings(size: size, frameRate: frameRate, bitrateKbps: flags.bitrateKbps ?? 2500)
-        if let seconds = flags.keyframeIntervalSeconds { encoder.keyframeIntervalSeconds = seconds }
-        if let preset = flags.preset { encoder.preset = preset }
-        if let text = flags.profile {
-            if let profile = H264Profile(rawValue: text) { encoder.profile = profile } else {
-                problems.append("--profile: '\(text)' is not one of baseline, main, high")
-            }
-        }
-        problems += encoder.validate().map { "\($0)" }
-
-        var outputs: [OutputTarget] = []
-        for text in flags.outputs {
-            do {
-                outputs.append(try OutputTarget(parsing: text))
-            } catch {
-                problems.append("--output: \(error)")
-            }
-        }
-        if flags.outputs.isEmpty {
-            problems.append("--output: at least one output is required (an rtmp:// URL or a .flv path)")
-        }
-        if Set(outputs).count != outputs.count {
-            problems.append("--output: the same output is given twice")
-        }
-
-        if let duration = flags.durationSeconds, !(duration > 0 && duration.isFinite) {
-            problems.append("--duration: must be a positive number of seconds")
-        }
-
-        var logLevel = Logger.Level.info
-        if let text = flags.logLevel {
-            if let level = Logger.Level(rawValue: text) { logLevel = level } else {
-                problems.append("--log-level: '\(text)' is not one of trace, debug, info, notice, warning, error, critical")
-            }
-        }
-
-        guard problems.isEmpty else { throw SettingsProblems(problems: problems) }
-        var settings = RunSettings(source: source, encoder: encoder, outputs: outputs, durationSeconds: flags.durationSeconds)
-        settings.statusIntervalSeconds = 30
-        return ResolvedRun(settings: settings, logLevel: logLevel)
+        return try runSettings(from: config, durationSeconds: flags.durationSeconds, warnings: warnings)
     }
 
-    /// `30`, `29.97` or `30000/1001`.
-    static func parseFrameRate(_ text: String) -> FrameRate? {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        if parts.count == 2, let numerator = Int(parts[0]), let denominator = Int(parts[1]), numerator > 0, denominator > 0 {
-            return FrameRate(numerator: numerator, denominator: denominator)
+    /// The flags that name a config key, as key-path overrides.
+    static func overrides(from flags: CommandLineSettings) -> [String: String] {
+        var overrides: [String: String] = [:]
+        if let source = flags.source {
+            if source == "testpattern" {
+                overrides["source.type"] = "testpattern"
+            } else if source.hasPrefix("/dev/") {
+                overrides["source.type"] = "device"
+                overrides["source.device"] = source
+            } else {
+                overrides["source.type"] = "file"
+                overrides["source.file"] = source
+            }
         }
-        if parts.count == 1, let value = Double(text), value > 0, value.isFinite {
-            if value == value.rounded() { return FrameRate(numerator: Int(value)) }
-            return FrameRate(numerator: Int((value * 1000).rounded()), denominator: 1000)
+        overrides["source.size"] = flags.size
+        overrides["source.fps"] = flags.fps
+        overrides["encoder.bitrate_kbps"] = flags.bitrateKbps.map(String.init)
+        overrides["encoder.keyframe_interval_seconds"] = flags.keyframeIntervalSeconds.map { "\($0)" }
+        overrides["encoder.preset"] = flags.preset
+        overrides["encoder.profile"] = flags.profile
+        overrides["logging.level"] = flags.logLevel
+        return overrides
+    }
+
+    /// Maps a valid config onto the stages' settings; the stages' own checks run too, and their
+    /// problems are reported under the config's key names.
+    static func runSettings(from config: CamcastConfig, durationSeconds: Double?, warnings: [String]) throws(ConfigError) -> ResolvedRun {
+        var problems: [ConfigProblem] = []
+        func problem(_ keyPath: String, _ message: String) {
+            problems.append(ConfigProblem(origin: "settings", keyPath: keyPath, message: message))
         }
-        return nil
+
+        let size = VideoSize(width: config.source.size.width, height: config.source.size.height)
+        let frameRate = FrameRate(numerator: config.source.fps.numerator, denominator: config.source.fps.denominator)
+        let encoder = encoderSettings(config.encoder, size: size, frameRate: frameRate)
+        for issue in encoder.validate() {
+            problem(issue.setting, "\(issue)")
+        }
+
+        var source = RunSettings.Source.testPattern
+        switch config.source.type {
+        case .testpattern:
+            source = .testPattern
+        case .device:
+            var pixelFormat: PixelFormat?
+            if config.source.pixelFormat != "auto" {
+                pixelFormat = PixelFormat(rawValue: config.source.pixelFormat)
+                if pixelFormat == nil { problem("source.pixel_format", "'\(config.source.pixelFormat)' is not supported") }
+            }
+            source = .device(
+                V4L2SourceSettings(
+                    devicePath: config.source.device ?? "", pixelFormat: pixelFormat, size: size, frameRate: frameRate,
+                    bufferCount: config.source.buffers))
+        case .file:
+            problem("source.type", "'file' sources are not supported by this build yet; use testpattern or device")
+        }
+
+        var outputs: [OutputTarget] = []
+        for (index, output) in config.outputs.enumerated() {
+            do {
+                outputs.append(try OutputTarget(output))
+            } catch {
+                problem("outputs[\(index)]", error.description)
+            }
+        }
+
+        guard problems.isEmpty else { throw ConfigError(problems: problems) }
+        var settings = RunSettings(source: source, encoder: encoder, outputs: outputs, durationSeconds: durationSeconds)
+        settings.sendQueueMilliseconds = Int64(config.queue.maxSeconds * 1000)
+        settings.rtmp.connectTimeoutSeconds = Int(config.network.connectTimeoutSeconds.rounded(.up))
+        settings.rtmp.sendTimeoutSeconds = Int(config.network.sendTimeoutSeconds.rounded(.up))
+        settings.statusIntervalSeconds = config.status.intervalSeconds
+        let level = Logger.Level(rawValue: config.logging.level.rawValue) ?? .info
+        return ResolvedRun(settings: settings, logLevel: level, warnings: warnings)
+    }
+
+    static func encoderSettings(_ config: CamcastConfig.EncoderConfig, size: VideoSize, frameRate: FrameRate) -> EncoderSettings {
+        EncoderSettings(
+            size: size, frameRate: frameRate, bitrateKbps: config.bitrateKbps, maxRateFactor: config.maxRateFactor,
+            rateWindowSeconds: config.rateWindowSeconds, keyframeIntervalSeconds: config.keyframeIntervalSeconds,
+            keyframeIntervalFrames: config.keyframeIntervalFrames, preset: config.preset.rawValue,
+            zeroLatency: config.realtime, profile: H264Profile(rawValue: config.profile.rawValue) ?? .high,
+            level: config.level == "auto" ? nil : config.level, bFrames: config.bframes,
+            entropy: config.entropy == .auto ? nil : H264Entropy(rawValue: config.entropy.rawValue),
+            threads: config.threads, maxFrameDelay: config.maxFrameDelay)
     }
 }

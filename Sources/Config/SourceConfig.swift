@@ -28,6 +28,6 @@ extension CamcastConfig {
         public init() {}
 
         /// The names `source.pixel_format` accepts besides "auto" (V4L2 FourCCs).
-        public static let pixelFormats = ["YUYV", "UYVY", "NV12", "NV21", "YU12", "YV12", "RGB3", "BGR3", "BA24", "MJPG"]
+        public static let pixelFormats = ["YUYV", "UYVY", "NV12", "NV21", "YU12", "YV12", "RGB3", "BGR3", "AR24", "MJPG"]
     }
 }

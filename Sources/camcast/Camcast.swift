@@ -6,6 +6,6 @@ struct Camcast: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "camcast",
         abstract: "Streams a V4L2 camera (or a test pattern) to RTMP servers and FLV files.",
-        subcommands: [RunCommand.self]
+        subcommands: [RunCommand.self, CheckConfigCommand.self, DevicesCommand.self]
     )
 }

@@ -1,10 +1,5 @@
 import ArgumentParser
 import CamcastDaemon
-import Logging
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `camcast run`: stream until stopped, or for `--duration` seconds.
 struct RunCommand: AsyncParsableCommand {
@@ -13,7 +8,10 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Capture, encode and publish until stopped (SIGINT/SIGTERM) or until --duration has elapsed."
     )
 
-    @Option(help: "Source: 'testpattern' (built-in moving pattern).")
+    @Option(help: "A YAML config file (see Config/camcast.yaml); flags override its keys.")
+    var config: String?
+
+    @Option(help: "Source: 'testpattern' (built-in moving pattern) or a V4L2 device such as /dev/video0.")
     var source: String?
 
     @Option(help: "Picture size, WIDTHxHEIGHT (default 1280x720).")
@@ -34,7 +32,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "H.264 profile: baseline, main or high (default high).")
     var profile: String?
 
-    @Option(name: .customLong("output"), help: "An rtmp:// URL or a path ending in .flv; repeat for several.")
+    @Option(name: .customLong("output"), help: "An rtmp:// URL, or a path ending in .flv or .h264; repeat for several.")
     var outputs: [String] = []
 
     @Option(help: "Stop after this many seconds of media.")
@@ -45,7 +43,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let flags = CommandLineSettings(
-            source: source, size: size, fps: fps, bitrateKbps: bitrate, keyframeIntervalSeconds: keyintSeconds,
+            configPath: config, source: source, size: size, fps: fps, bitrateKbps: bitrate, keyframeIntervalSeconds: keyintSeconds,
             preset: preset, profile: profile, outputs: outputs, durationSeconds: duration, logLevel: logLevel)
         let exitCode = await CamcastRunner.run(flags)
         if exitCode != 0 { throw ExitCode(exitCode) }

@@ -102,10 +102,51 @@ struct StreamToServerTests {
             ["run", "--size", "641x360", "--fps", "abc", "--bitrate", "5", "--output", "rtmp://host/app/\(Self.streamKey) x"],
             timeout: 30)
         #expect(result.status == 78)
-        #expect(result.stderr.contains("--fps"))
-        #expect(result.stderr.contains("--output"))
-        #expect(result.stderr.lowercased().contains("bitrate"))
-        #expect(result.stderr.contains("641"))
+        // Each flag's problem names the config key it sets, and all four come together.
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(lines)")
+        #expect(lines.contains { $0.contains("source.fps") && $0.contains("abc") })
+        #expect(lines.contains { $0.contains("source.size") && $0.contains("641x360") })
+        #expect(lines.contains { $0.contains("encoder.bitrate_kbps") && $0.contains("5") })
+        #expect(lines.contains { $0.contains("outputs[0]") })
         #expect(!result.stderr.contains(Self.streamKey))
+    }
+
+    @Test func configFileDrivesTheRunAndFlagsOverrideIt() throws {
+        let dir = try Project.scratchDirectory("config")
+        let file = dir.appendingPathComponent("out.flv")
+        let config = dir.appendingPathComponent("camcast.yaml")
+        try """
+            source:
+              type: testpattern
+              size: 320x180
+              fps: 15
+            encoder:
+              bitrate_kbps: 400
+              keyframe_interval_seconds: 1
+            outputs:
+              - path: \(file.path)
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let result = try ProcessRunner.run(
+            Project.camcastBinary.path, ["run", "--config", config.path, "--size", "256x144", "--duration", "2"], timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        let video = try ProbedVideo.probe(file)
+        #expect(video.width == 256 && video.height == 144, "the flag wins over the file")
+        #expect(video.decodedFrames == 30, "15 fps from the file for 2 s")
+        #expect(video.packets.enumerated().filter { $0.element.isKeyframe }.map(\.offset) == [0, 15])
+    }
+
+    @Test func badConfigFileIsRejectedWithKeyAndLine() throws {
+        let dir = try Project.scratchDirectory("badconfig")
+        let config = dir.appendingPathComponent("camcast.yaml")
+        try "encoder:\n  bitrat_kbps: 400\noutputs:\n  - url: rtmp://h/app/\(Self.streamKey)\n".write(
+            to: config, atomically: true, encoding: .utf8)
+        for arguments in [["run", "--config", config.path], ["check-config", config.path]] {
+            let result = try ProcessRunner.run(Project.camcastBinary.path, arguments, timeout: 30)
+            #expect(result.status == 78)
+            #expect(result.stderr.contains("camcast.yaml:2:3: encoder.bitrat_kbps"), "\(result.stderr)")
+            #expect(result.stderr.contains("did you mean `bitrate_kbps`"))
+            #expect(!result.stderr.contains(Self.streamKey))
+        }
     }
 }
