@@ -37,8 +37,8 @@ let package = Package(
         .target(name: "FLV"),
         // Stage 4: the librtmp publisher.
         .target(name: "RTMP", dependencies: ["CRTMP", .product(name: "Logging", package: "swift-log")]),
-        // Configuration file model and validation, pure Swift (+ Yams for parsing).
-        .target(name: "Config", dependencies: [.product(name: "Yams", package: "Yams")]),
+        // Configuration file model and validation, pure Swift (+ Yams for parsing; Media's value types).
+        .target(name: "Config", dependencies: ["Media", .product(name: "Yams", package: "Yams")]),
         // Wiring, lifecycle and status.
         .target(
             name: "CamcastDaemon",
@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "EncoderTests", dependencies: ["Encoder", "Media", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "RTMPTests", dependencies: ["RTMP", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media"]),
-        .testTarget(name: "ConfigTests", dependencies: ["Config"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "Media"]),
         // Boots the vivid VM (scripts/vivid-vm) from the host and runs its in-VM suites there.
         .testTarget(
             name: "CaptureIntegrationTests",

@@ -69,8 +69,8 @@ enum SettingsResolver {
             problems.append(ConfigProblem(origin: "settings", keyPath: keyPath, message: message))
         }
 
-        let size = VideoSize(width: config.source.size.width, height: config.source.size.height)
-        let frameRate = FrameRate(numerator: config.source.fps.numerator, denominator: config.source.fps.denominator)
+        let size = config.source.size
+        let frameRate = config.source.fps
         let encoder = encoderSettings(config.encoder, size: size, frameRate: frameRate)
         for issue in encoder.validate() {
             problem(issue.setting, "\(issue)")

@@ -1,24 +1,6 @@
+import Media
+
 extension CamcastConfig.SourceConfig {
-    /// `source.size`, written `WIDTHxHEIGHT` (`1280x720`).
-    public struct Size: Sendable, Hashable, CustomStringConvertible {
-        public var width: Int
-        public var height: Int
-
-        public init(width: Int, height: Int) {
-            self.width = width
-            self.height = height
-        }
-
-        /// Reads `1280x720` (a lower-case or upper-case x, digits only); nil for anything else.
-        public init?(parsing text: String) {
-            let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-            guard parts.count == 2,
-                parts.allSatisfy({ !$0.isEmpty && $0.count <= 6 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-                let width = Int(parts[0]), let height = Int(parts[1])
-            else { return nil }
-            self.init(width: width, height: height)
-        }
-
-        public var description: String { "\(width)x\(height)" }
-    }
+    /// `source.size`, written `WIDTHxHEIGHT` (`1280x720`). The same type the pipeline uses.
+    public typealias Size = VideoSize
 }

@@ -8,12 +8,13 @@ public struct VideoSize: Sendable, Hashable, CustomStringConvertible {
         self.height = height
     }
 
-    /// Parses `640x360`; nil for anything else (no sign, no spaces, both parts positive).
+    /// Reads `1280x720` (a lower-case or upper-case x, digits only); nil for anything else.
+    /// Whether the size is usable (even, in range) is for the caller to judge and report.
     public init?(parsing text: String) {
-        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2,
-            parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-            let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0
+            parts.allSatisfy({ !$0.isEmpty && $0.count <= 6 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            let width = Int(parts[0]), let height = Int(parts[1])
         else { return nil }
         self.init(width: width, height: height)
     }
