@@ -20,6 +20,10 @@ struct ResolvedRun: Sendable {
 /// exactly the rules its key has in the file — then maps them onto the stages' own settings.
 /// Every problem is collected and thrown together.
 enum SettingsResolver {
+    /// `CAMCAST_TEST_*` variables belong to the test suite and are not settings; every other
+    /// `CAMCAST_*` name must be a setting, so a misspelt one is an error instead of being ignored.
+    static let testVariablePrefix = "CAMCAST_TEST_"
+
     static func resolve(_ flags: CommandLineSettings, environment: [String: String]) throws(ConfigError) -> ResolvedRun {
         var config = CamcastConfig.default
         var warnings: [String] = []
@@ -27,7 +31,7 @@ enum SettingsResolver {
             config = try CamcastConfig.load(path: path)
             if let warning = config.worldReadableKeyWarning(path: path) { warnings.append(warning) }
         }
-        try config.apply(environment: environment)
+        try config.apply(environment: environment.filter { !$0.key.hasPrefix(testVariablePrefix) })
         try config.apply(overrides: overrides(from: flags), outputs: flags.outputs.isEmpty ? nil : flags.outputs)
         if flags.durationSeconds.map({ !($0 > 0 && $0.isFinite) }) == true {
             throw ConfigError(problems: [

@@ -116,10 +116,13 @@ extension VividCaptureTests {
         source.stop()
         let frames = recorder.all
         #expect(frames.allSatisfy { $0.state == .live })
-        #expect(source.errorBuffers == 1 && source.driverDroppedFrames == 0 && source.reopenCount == 0 && source.placeholderFrames == 0)
-        // The flagged buffer's slot is the one missing sequence number.
+        #expect(source.errorBuffers == 1 && source.reopenCount == 0 && source.placeholderFrames == 0)
+        // The flagged buffer's slot is a missing sequence number. Under emulation on a busy host
+        // vivid may also drop a frame now and then: every other missing slot must be one counted
+        // as a driver drop, so nothing goes missing unaccounted.
         let steps = zip(frames, frames.dropFirst()).map { $1.sequence - $0.sequence }
-        #expect(steps.filter { $0 != 1 } == [2])
+        #expect(steps.contains { $0 >= 2 })
+        #expect(steps.reduce(0) { $0 + Int($1) - 1 } == 1 + source.driverDroppedFrames, "steps \(steps.filter { $0 != 1 })")
         #expect(logs.all.contains { $0.level == .warning && $0.message.contains("flagged a buffer as corrupt") })
     }
 

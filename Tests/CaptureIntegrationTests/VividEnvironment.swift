@@ -5,7 +5,7 @@ import Testing
 /// itself, and helper processes (v4l2-ctl).
 enum VividEnvironment {
     /// Set by the host-side test for the test bundle it runs inside the vivid VM.
-    static let insideVMVariable = "CAMCAST_IN_VIVID_VM"
+    static let insideVMVariable = "CAMCAST_TEST_IN_VIVID_VM"
     static var insideVM: Bool { ProcessInfo.processInfo.environment[insideVMVariable] == "1" }
     /// Set when vivid was loaded with `multiplanar=2`: the node then speaks only the multi-planar API.
     static let multiPlanarVariable = "CAMCAST_VIVID_MULTIPLANAR"

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Boots the vivid VM (scripts/vivid-vm/run) and runs this very test bundle inside it with
-/// CAMCAST_IN_VIVID_VM=1, so `VividCaptureTests` capture from a real V4L2 driver. Fails, saying
+/// CAMCAST_TEST_IN_VIVID_VM=1, so `VividCaptureTests` capture from a real V4L2 driver. Fails, saying
 /// what is missing, when the VM cannot start: a skipped hardware test would hide a broken harness.
 @Suite(.serialized, .enabled(if: !VividEnvironment.insideVM, "already inside the VM"))
 struct VividVMTests {

@@ -19,10 +19,10 @@ enum Project {
     }
 }
 
-/// Which real parts this machine has. With CAMCAST_REQUIRE_INTEGRATION=1 (the test command sets it)
+/// Which real parts this machine has. With CAMCAST_TEST_REQUIRE_INTEGRATION=1 (the test command sets it)
 /// the integration tests run regardless, so a missing part fails loudly instead of skipping.
 enum Environment {
-    static let requireIntegration = ProcessInfo.processInfo.environment["CAMCAST_REQUIRE_INTEGRATION"] == "1"
+    static let requireIntegration = ProcessInfo.processInfo.environment["CAMCAST_TEST_REQUIRE_INTEGRATION"] == "1"
 
     static func hasExecutable(_ name: String) -> Bool {
         (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
@@ -37,7 +37,7 @@ enum Environment {
 
     static var rtmpIntegrationEnabled: Bool { requireIntegration || hasRTMPServerParts }
     static let rtmpSkipReason: Comment =
-        "needs nginx, libnginx-mod-rtmp and ffmpeg (scripts/install-deps); set CAMCAST_REQUIRE_INTEGRATION=1 to fail instead of skipping"
+        "needs nginx, libnginx-mod-rtmp and ffmpeg (scripts/install-deps); set CAMCAST_TEST_REQUIRE_INTEGRATION=1 to fail instead of skipping"
 }
 
 /// The output of a finished child process.
