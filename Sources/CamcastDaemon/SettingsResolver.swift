@@ -74,9 +74,27 @@ enum SettingsResolver {
             }
         }
 
+        var reconnect = ReconnectPolicy()
+        reconnect.isEnabled = !flags.noReconnect
+        if let attempts = flags.reconnectAttempts {
+            if attempts >= 0 { reconnect.maxAttempts = attempts } else {
+                problems.append("--reconnect-attempts: must be 0 (retry forever) or more")
+            }
+        }
+        if let seconds = flags.reconnectHealthyAfterSeconds {
+            if seconds >= 0 && seconds.isFinite { reconnect.healthyAfterSeconds = seconds } else {
+                problems.append("--reconnect-healthy-after: must be 0 seconds or more")
+            }
+        }
+        if let seconds = flags.sendTimeoutSeconds, !(1...120).contains(seconds) {
+            problems.append("--send-timeout: must be 1 … 120 seconds")
+        }
+
         guard problems.isEmpty else { throw SettingsProblems(problems: problems) }
         var settings = RunSettings(source: source, encoder: encoder, outputs: outputs, durationSeconds: flags.durationSeconds)
         settings.statusIntervalSeconds = 30
+        settings.reconnect = reconnect
+        if let seconds = flags.sendTimeoutSeconds { settings.rtmp.sendTimeoutSeconds = seconds }
         return ResolvedRun(settings: settings, logLevel: logLevel)
     }
 
