@@ -23,7 +23,12 @@ struct StallDetector {
 
     /// Takes one sample at `now` (CLOCK_MONOTONIC ns); true once the connection has stalled.
     mutating func observe(_ progress: TCPProgress, at now: UInt64) -> Bool {
-        if lastAcked != progress.bytesAcked || !progress.hasPendingData {
+        guard progress.hasPendingData else {
+            // Idle is not stalled; the clock starts at the first sample that finds data waiting.
+            lastAcked = nil
+            return false
+        }
+        if lastAcked != progress.bytesAcked {
             lastAcked = progress.bytesAcked
             lastProgress = now
             return false
