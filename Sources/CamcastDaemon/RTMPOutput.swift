@@ -56,7 +56,12 @@ final class RTMPOutput: StreamOutput {
         self.options = Self.transportOptions(options, bitrateKbps: bitrateKbps)
         policy = reconnect
         self.metadata = metadata
-        queue = SendQueue(maxSpanMilliseconds: queueMilliseconds, requestKeyframe: requestKeyframe)
+        // The queue overflows inside `push`, which runs in the encoder's output callback, with
+        // the encoder session's lock held: asking the encoder for a keyframe right there would
+        // take that lock again (a crash). Ask from another thread; the next frame or two carry it.
+        queue = SendQueue(maxSpanMilliseconds: queueMilliseconds) {
+            DispatchQueue.global().async(execute: requestKeyframe)
+        }
         self.logger = logger
         self.requestKeyframe = requestKeyframe
         self.onFailure = onFailure

@@ -37,6 +37,8 @@ final class SendQueue: @unchecked Sendable {
     /// The longest span of media (ms) the queue has held.
     let peakSpanMilliseconds = Atomic<Int64>(0)
 
+    /// `requestKeyframe` is called on the pushing thread (outside the queue's lock): it must not
+    /// block, nor re-enter the encoder that is calling `push`.
     init(maxSpanMilliseconds: Int64, requestKeyframe: @escaping @Sendable () -> Void) {
         maxSpan = maxSpanMilliseconds
         self.requestKeyframe = requestKeyframe

@@ -39,8 +39,11 @@ final class NetworkNamespace {
         try run(["nft", "delete", "table", "inet", "blackhole"])
     }
 
-    /// Throttles the namespace's loopback with a token bucket (tc-tbf).
+    /// Throttles the namespace's loopback with a token bucket (tc-tbf). The loopback's MTU goes
+    /// down to Ethernet's 1500 first: tbf drops every packet larger than its bucket, and TCP
+    /// over a 64 KiB loopback MTU sends segments far larger than a 32 kbit (4 KB) burst.
     func throttle(rate: String, burst: String, latency: String) throws {
+        try run(["ip", "link", "set", "lo", "mtu", "1500"])
         try run(["tc", "qdisc", "add", "dev", "lo", "root", "tbf", "rate", rate, "burst", burst, "latency", latency])
     }
 
