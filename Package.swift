@@ -58,6 +58,8 @@ let package = Package(
         .testTarget(name: "RTMPTests", dependencies: ["RTMP", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Media"]),
+        // Reconnect policy, send queue and dead-peer detection (CamcastDaemon's internals).
+        .testTarget(name: "CamcastDaemonTests", dependencies: ["CamcastDaemon", "RTMP", "FLV"]),
         // Boots the vivid VM (scripts/vivid-vm) from the host and runs its in-VM suites there.
         .testTarget(
             name: "CaptureIntegrationTests",

@@ -60,16 +60,47 @@ static inline int crtmp_connect_with_socket(RTMP *r, int fd) {
 
 /* One step of RTMP_ConnectStream's loop (rtmp.c): read one packet and let librtmp
  * handle it (createStream result → publish, onStatus Publish.Start → playing).
- * Returns 0 when reading failed (closed or receive timeout). We run the loop in
+ * Returns 0 when reading failed (closed or receive timeout). An onStatus
+ * description goes to `status_description` (see above). We run the loop in
  * Swift so that a refusal seen in the log (onStatus …BadName) ends it at once
  * instead of after the receive timeout. */
-static inline int crtmp_read_and_handle_packet(RTMP *r) {
+/* The `description` of an onStatus command (AMF0 command message, RTMP spec 1.0
+ * §7.2.2: name "onStatus", transaction id, null, info object with level/code/
+ * description), copied NUL-terminated into `out`. librtmp logs only the code, but
+ * the description is what tells "already publishing" (nginx-rtmp: BadName,
+ * "Already publishing") from other refusals. Leaves `out` empty otherwise. */
+static inline void crtmp_status_description(const RTMPPacket *packet, char *out, int capacity) {
+    AVal on_status = { (char *)"onStatus", 8 };
+    AVal description_key = { (char *)"description", 11 };
+    AMFObject obj, info;
+    AVal method, description;
+    if (capacity <= 0) return;
+    out[0] = 0;
+    if (packet->m_packetType != RTMP_PACKET_TYPE_INVOKE || packet->m_nBodySize < 1 ||
+        packet->m_body[0] != 0x02 /* AMF0 string marker */) return;
+    if (AMF_Decode(&obj, packet->m_body, (int)packet->m_nBodySize, FALSE) < 0) return;
+    AMFProp_GetString(AMF_GetProp(&obj, NULL, 0), &method);
+    if (AVMATCH(&method, &on_status)) {
+        AMFProp_GetObject(AMF_GetProp(&obj, NULL, 3), &info);
+        AMFProp_GetString(AMF_GetProp(&info, &description_key, -1), &description);
+        if (description.av_len > 0) {
+            int n = description.av_len < capacity - 1 ? description.av_len : capacity - 1;
+            memcpy(out, description.av_val, (size_t)n);
+            out[n] = 0;
+        }
+    }
+    AMF_Reset(&obj);
+}
+
+static inline int crtmp_read_and_handle_packet(RTMP *r, char *status_description, int capacity) {
     RTMPPacket packet;
     memset(&packet, 0, sizeof packet);
+    if (capacity > 0) status_description[0] = 0;
     if (!RTMP_ReadPacket(r, &packet)) {
         return 0;
     }
     if (RTMPPacket_IsReady(&packet) && packet.m_nBodySize > 0) {
+        crtmp_status_description(&packet, status_description, capacity);
         /* Media before publish starts is not expected from a server; ignore it
          * as RTMP_ConnectStream does. */
         if (packet.m_packetType != RTMP_PACKET_TYPE_AUDIO &&

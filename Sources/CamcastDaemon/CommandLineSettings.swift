@@ -11,6 +11,14 @@ public struct CommandLineSettings: Sendable {
     public var outputs: [String]
     public var durationSeconds: Double?
     public var logLevel: String?
+    /// `--no-reconnect`: the first RTMP failure ends the run.
+    public var noReconnect: Bool = false
+    /// `--reconnect-attempts N`: failed attempts in a row before giving up (0 = forever).
+    public var reconnectAttempts: Int?
+    /// `--reconnect-healthy-after S`: a connection up this long resets the backoff.
+    public var reconnectHealthyAfterSeconds: Double?
+    /// `--send-timeout S`: a connection that makes no progress this long is cut and retried.
+    public var sendTimeoutSeconds: Int?
 
     public init(
         configPath: String? = nil, source: String? = nil, size: String? = nil, fps: String? = nil,

@@ -110,7 +110,9 @@ public struct Pipeline: Service {
 
         let reason = await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
-                group.addTask { await logStatus(every: settings.statusIntervalSeconds, counters: counters, stop: stop) }
+                group.addTask {
+                    await logStatus(every: settings.statusIntervalSeconds, counters: counters, outputs: outputs, stop: stop)
+                }
                 let reason = await stop.wait()
                 group.cancelAll()
                 return reason
@@ -129,11 +131,13 @@ public struct Pipeline: Service {
         for output in outputs {
             output.finish(endTimestamp: end, drainSeconds: settings.stopDrainSeconds)
         }
+        let delivery = outputs.map(\.deliveryCounters).reduce(DeliveryCounters(), +)
         logger.info(
             "stopped",
             metadata: [
                 "reason": "\(reason)", "frames": "\(counters.framesEncoded.load(ordering: .relaxed))",
-                "skipped": "\(source.skippedFrames)",
+                "skipped": "\(source.skippedFrames)", "dropped": "\(delivery.droppedFrames)",
+                "discarded": "\(delivery.discardedFrames)", "reconnects": "\(delivery.reconnects)",
             ])
         if case .failed(let error) = reason { throw error }
     }
@@ -160,9 +164,9 @@ public struct Pipeline: Service {
                 FLVFileOutput(path: path, metadata: metadata, logger: logger, onFailure: fail)
             case .rtmp(let url):
                 RTMPOutput(
-                    url: url, options: settings.rtmp, metadata: metadata,
-                    queueMilliseconds: settings.sendQueueMilliseconds, logger: logger,
-                    requestKeyframe: { encoder.requestKeyframe() }, onFailure: fail)
+                    url: url, options: settings.rtmp, reconnect: settings.reconnect, metadata: metadata,
+                    queueMilliseconds: settings.sendQueueMilliseconds, bitrateKbps: settings.encoder.bitrateKbps,
+                    logger: logger, requestKeyframe: { encoder.requestKeyframe() }, onFailure: fail)
             case .annexBFile:
                 nil  // written from encoded pictures directly, see makeAnnexBWriters
             }
@@ -181,7 +185,7 @@ public struct Pipeline: Service {
         }
     }
 
-    private func logStatus(every seconds: Double, counters: PipelineCounters, stop: StopSignal) async {
+    private func logStatus(every seconds: Double, counters: PipelineCounters, outputs: [any StreamOutput], stop: StopSignal) async {
         var previousFrames = 0
         var previousBytes = 0
         while !Task.isCancelled {
@@ -192,12 +196,15 @@ public struct Pipeline: Service {
             }
             let frames = counters.framesEncoded.load(ordering: .relaxed)
             let bytes = counters.encodedBytes.load(ordering: .relaxed)
+            let delivery = outputs.map(\.deliveryCounters).reduce(DeliveryCounters(), +)
             logger.info(
                 "status",
                 metadata: [
                     "fps": "\(Double(frames - previousFrames) / seconds)",
                     "kbps": "\(Int(Double(bytes - previousBytes) * 8 / 1000 / seconds))",
                     "frames": "\(frames)", "keyframes": "\(counters.keyframes.load(ordering: .relaxed))",
+                    "dropped": "\(delivery.droppedFrames)", "discarded": "\(delivery.discardedFrames)",
+                    "reconnects": "\(delivery.reconnects)",
                 ])
             previousFrames = frames
             previousBytes = bytes

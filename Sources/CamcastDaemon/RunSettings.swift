@@ -24,9 +24,15 @@ public struct RunSettings: Sendable {
     public var outputs: [OutputTarget]
     /// Stop after this much media time (seconds); nil streams until a signal.
     public var durationSeconds: Double?
-    /// How much media the send queue of each RTMP output may hold before it drops to the next IDR.
+    /// How much media the send queue of each RTMP output may hold before it drops to the next IDR
+    /// (config `queue.max_seconds` × 1000).
     public var sendQueueMilliseconds: Int64 = 2000
+    /// Socket timeouts: `connectTimeoutSeconds` (config `network.connect_timeout_seconds`) and
+    /// `sendTimeoutSeconds` (`network.send_timeout_seconds`: also how long a connection may make
+    /// no progress before it is cut and retried).
     public var rtmp = RTMPPublisherOptions()
+    /// What an RTMP output does after a failed or lost connection (config `reconnect:`).
+    public var reconnect = ReconnectPolicy()
     /// On stop, how long outputs may take to send what they still hold.
     public var stopDrainSeconds: Double = 5
     /// How often the one-line status is logged.

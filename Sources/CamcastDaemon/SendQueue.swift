@@ -3,22 +3,42 @@ import Synchronization
 
 /// The bounded queue between the encoder (capture thread) and a publisher thread.
 ///
-/// Bounded in media time, not in count: when the packets waiting span more than `maxSpan`
-/// milliseconds, the connection is not keeping up, and everything queued is stale. Then the queue
-/// drops every waiting frame and then every new frame up to the next keyframe, so no frame that a
-/// later frame references is ever skipped in the middle of a GOP (design invariant 5), and asks the
-/// encoder for an IDR so the gap is short. Sequence headers are never dropped.
+/// Bounded in media time, not in count: when the frames waiting span more than `maxSpan`
+/// milliseconds the connection is not keeping up, and what is queued is stale. Then the queue
+/// drops every waiting frame and every new frame up to the next keyframe, so no frame that a
+/// later frame references is ever skipped in the middle of a GOP while its successors are sent
+/// (design invariant 5), and asks the encoder for an IDR so the gap is short. Sequence headers
+/// are never dropped.
+///
+/// While the publisher has no connection (`suspend`), nothing is queued: frames for a dead
+/// connection are never replayed, because a new connection starts at a fresh IDR with the
+/// capture clock's current time. Dropped (congestion) and discarded (no connection) frames are
+/// counted apart.
 final class SendQueue: @unchecked Sendable {
-    // @unchecked: every stored var is read and written only while `condition` is locked.
+    // @unchecked: every stored var is read and written only while `condition` is locked; the
+    // counters are atomics.
     private let condition = NSCondition()
     private var packets: [StreamPacket] = []
     private var head = 0
     private var closed = false
-    private var droppingUntilKeyframe = false
+    private var suspended = false
+    /// Inter frames are not queued until the next keyframe: after an overflow (they count as
+    /// dropped) or after a reconnect (discarded), since their reference frames never went out.
+    private var skippingUntilKeyframe: Skip?
+    private enum Skip { case congestion, reconnect }
     private let maxSpan: Int64
     private let requestKeyframe: @Sendable () -> Void
+    /// Frames dropped because the connection could not keep up (overflow, then up to the IDR).
     let droppedFrames = Atomic<Int>(0)
+    /// Overflows: each one dropped a run of frames ending at a keyframe.
+    let overflows = Atomic<Int>(0)
+    /// Frames thrown away because there was no connection to send them on.
+    let discardedFrames = Atomic<Int>(0)
+    /// The longest span of media (ms) the queue has held.
+    let peakSpanMilliseconds = Atomic<Int64>(0)
 
+    /// `requestKeyframe` is called on the pushing thread (outside the queue's lock): it must not
+    /// block, nor re-enter the encoder that is calling `push`.
     init(maxSpanMilliseconds: Int64, requestKeyframe: @escaping @Sendable () -> Void) {
         maxSpan = maxSpanMilliseconds
         self.requestKeyframe = requestKeyframe
@@ -32,22 +52,40 @@ final class SendQueue: @unchecked Sendable {
             if overflowed { requestKeyframe() }
         }
         guard !closed else { return }
-        if droppingUntilKeyframe && packet.kind == .interFrame {
-            droppedFrames.add(1, ordering: .relaxed)
-            return
+        if packet.kind != .sequenceHeader {
+            if suspended {
+                discardedFrames.add(1, ordering: .relaxed)
+                return
+            }
+            if let skip = skippingUntilKeyframe, packet.kind == .interFrame {
+                if skip == .congestion {
+                    droppedFrames.add(1, ordering: .relaxed)
+                } else {
+                    discardedFrames.add(1, ordering: .relaxed)
+                }
+                return
+            }
+            if packet.kind == .keyframe { skippingUntilKeyframe = nil }
         }
-        if packet.kind == .keyframe { droppingUntilKeyframe = false }
         packets.append(packet)
-        if let oldest = packets[head...].first(where: { $0.kind != .sequenceHeader }),
-            packet.captureTime - oldest.captureTime > maxSpan
-        {
-            let waiting = packets[head...]
-            let frames = waiting.filter { $0.kind != .sequenceHeader }.count
-            packets = waiting.filter { $0.kind == .sequenceHeader }
-            head = 0
-            droppedFrames.add(frames, ordering: .relaxed)
-            droppingUntilKeyframe = true
-            overflowed = true
+        if let oldest = packets[head...].first(where: { $0.kind != .sequenceHeader }) {
+            let span = packet.captureTime - oldest.captureTime
+            if span > maxSpan {
+                // Everything waiting is stale. A keyframe that arrives just now starts the next
+                // GOP and stays; anything else means waiting for one.
+                let earlier = packets[head..<(packets.count - 1)]
+                var kept = earlier.filter { $0.kind == .sequenceHeader }
+                if packet.kind != .interFrame { kept.append(packet) }
+                let frames = (packets.count - head) - kept.count
+                packets = kept
+                head = 0
+                droppedFrames.add(frames, ordering: .relaxed)
+                overflows.add(1, ordering: .relaxed)
+                skippingUntilKeyframe = packet.kind == .keyframe ? nil : .congestion
+                overflowed = skippingUntilKeyframe != nil
+            } else if span > peakSpanMilliseconds.load(ordering: .relaxed) {
+                peakSpanMilliseconds.store(span, ordering: .relaxed)
+            }
         }
         condition.signal()
     }
@@ -78,14 +116,53 @@ final class SendQueue: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Throws away everything waiting (a dead connection's frames are never replayed).
+    var isClosed: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return closed
+    }
+
+    /// Waits up to `seconds` for `close()`; true if the queue is closed.
+    func waitForClose(seconds: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: max(0, seconds))
+        condition.lock()
+        defer { condition.unlock() }
+        while !closed {
+            if !condition.wait(until: deadline) { break }
+        }
+        return closed
+    }
+
+    /// The connection is gone: discard what waits and every frame pushed until `resume()`.
+    func suspend() {
+        condition.lock()
+        suspended = true
+        discardWaiting()
+        condition.unlock()
+    }
+
+    /// A new connection: queue again, starting at the next keyframe.
+    func resume() {
+        condition.lock()
+        suspended = false
+        skippingUntilKeyframe = .reconnect
+        condition.unlock()
+    }
+
+    /// Throws away everything waiting (a dead connection's frames are never replayed); what
+    /// follows is queued only from the next keyframe on.
     func discardAll() {
         condition.lock()
-        let frames = packets[head...].filter { $0.kind != .sequenceHeader }.count
-        droppedFrames.add(frames, ordering: .relaxed)
-        packets = packets[head...].filter { $0.kind == .sequenceHeader }
-        head = 0
+        discardWaiting()
         condition.unlock()
+    }
+
+    private func discardWaiting() {
+        let waiting = packets[head...]
+        discardedFrames.add(waiting.filter { $0.kind != .sequenceHeader }.count, ordering: .relaxed)
+        packets = waiting.filter { $0.kind == .sequenceHeader }
+        head = 0
+        skippingUntilKeyframe = .reconnect
     }
 
     var count: Int {

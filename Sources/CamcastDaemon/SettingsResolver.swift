@@ -38,7 +38,8 @@ enum SettingsResolver {
                 ConfigProblem(origin: "command line", keyPath: "--duration", message: "must be a positive number of seconds")
             ])
         }
-        return try runSettings(from: config, durationSeconds: flags.durationSeconds, warnings: warnings)
+        return try runSettings(
+            from: config, durationSeconds: flags.durationSeconds, reconnectEnabled: !flags.noReconnect, warnings: warnings)
     }
 
     /// The flags that name a config key, as key-path overrides.
@@ -62,12 +63,17 @@ enum SettingsResolver {
         overrides["encoder.preset"] = flags.preset
         overrides["encoder.profile"] = flags.profile
         overrides["logging.level"] = flags.logLevel
+        overrides["reconnect.max_attempts"] = flags.reconnectAttempts.map(String.init)
+        overrides["reconnect.healthy_after_seconds"] = flags.reconnectHealthyAfterSeconds.map { "\($0)" }
+        overrides["network.send_timeout_seconds"] = flags.sendTimeoutSeconds.map(String.init)
         return overrides
     }
 
     /// Maps a valid config onto the stages' settings; the stages' own checks run too, and their
     /// problems are reported under the config's key names.
-    static func runSettings(from config: CamcastConfig, durationSeconds: Double?, warnings: [String]) throws(ConfigError) -> ResolvedRun {
+    static func runSettings(
+        from config: CamcastConfig, durationSeconds: Double?, reconnectEnabled: Bool = true, warnings: [String]
+    ) throws(ConfigError) -> ResolvedRun {
         var problems: [ConfigProblem] = []
         func problem(_ keyPath: String, _ message: String) {
             problems.append(ConfigProblem(origin: "settings", keyPath: keyPath, message: message))
@@ -112,6 +118,10 @@ enum SettingsResolver {
         settings.sendQueueMilliseconds = Int64(config.queue.maxSeconds * 1000)
         settings.rtmp.connectTimeoutSeconds = Int(config.network.connectTimeoutSeconds.rounded(.up))
         settings.rtmp.sendTimeoutSeconds = Int(config.network.sendTimeoutSeconds.rounded(.up))
+        settings.reconnect = ReconnectPolicy(
+            isEnabled: reconnectEnabled, initialDelaySeconds: config.reconnect.initialDelaySeconds,
+            factor: config.reconnect.factor, maxDelaySeconds: config.reconnect.maxDelaySeconds,
+            maxAttempts: config.reconnect.maxAttempts, healthyAfterSeconds: config.reconnect.healthyAfterSeconds)
         settings.statusIntervalSeconds = config.status.intervalSeconds
         let level = Logger.Level(rawValue: config.logging.level.rawValue) ?? .info
         return ResolvedRun(settings: settings, logLevel: level, warnings: warnings)

@@ -24,6 +24,9 @@ enum LibrtmpLogEvent: Sendable, Equatable {
     case serverRequestedClose
     /// `"%s, RTMP socket closed by peer"`
     case closedByPeer
+    /// Not a log line: the `description` of an onStatus the server sent (read from the packet by
+    /// `crtmp_status_description`, since librtmp logs only the code), redacted.
+    case statusDescription(String)
 
     /// Parses one raw (unredacted) line. String payloads are redacted here, so no event
     /// holds the key.

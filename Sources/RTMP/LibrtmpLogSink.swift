@@ -6,11 +6,14 @@ import Synchronization
 final class LibrtmpLogSink: Sendable {
     let logger: Logger
     let redactor: StreamKeyRedactor
+    /// See `RTMPPublisherOptions.librtmpLogLevelCap`.
+    let levelCap: Logger.Level?
     private let events = Mutex<[LibrtmpLogEvent]>([])
 
-    init(logger: Logger, redactor: StreamKeyRedactor) {
+    init(logger: Logger, redactor: StreamKeyRedactor, levelCap: Logger.Level? = nil) {
         self.logger = logger
         self.redactor = redactor
+        self.levelCap = levelCap
     }
 
     func receive(level: Int32, line rawLine: String) {
@@ -18,7 +21,13 @@ final class LibrtmpLogSink: Sendable {
         if let event = LibrtmpLogEvent(line: line, redactor: redactor) {
             events.withLock { $0.append(event) }
         }
-        logger.log(level: Self.loggerLevel(librtmpLevel: level), "\(redactor.redact(line))", source: "librtmp")
+        let mapped = Self.loggerLevel(librtmpLevel: level)
+        logger.log(level: levelCap.map { min($0, mapped) } ?? mapped, "\(redactor.redact(line))", source: "librtmp")
+    }
+
+    /// Adds an event that did not come from a log line.
+    func record(_ event: LibrtmpLogEvent) {
+        events.withLock { $0.append(event) }
     }
 
     /// Returns and forgets the events collected so far.

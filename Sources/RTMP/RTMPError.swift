@@ -26,6 +26,11 @@ public struct RTMPError: Error, Sendable, CustomStringConvertible {
         /// or it closed the connection after the publish request (nginx-rtmp's `deny publish`
         /// and failed `on_publish` do this).
         case publishRejected(reason: String)
+        /// The server refused the publish because the stream name is still being published —
+        /// usually our own previous connection, which the server has not yet timed out.
+        case alreadyPublishing(reason: String)
+        /// The server refused the credentials (a wrong key or token).
+        case authenticationFailed(reason: String)
         /// A send failed with this errno.
         case writeFailed(errno: Int32)
         /// A send made no progress for `sendTimeoutSeconds` (SO_SNDTIMEO / TCP_USER_TIMEOUT).
@@ -67,6 +72,8 @@ public struct RTMPError: Error, Sendable, CustomStringConvertible {
         case .handshakeFailed: return "handshake failed"
         case .connectRejected(let reason): return "connect rejected by server: \(reason)"
         case .publishRejected(let reason): return "publish rejected by server: \(reason)"
+        case .alreadyPublishing(let reason): return "stream already publishing on the server: \(reason)"
+        case .authenticationFailed(let reason): return "authentication failed: \(reason)"
         case .writeFailed(let code): return "send failed: \(errnoText(code))"
         case .sendTimeout: return "send timed out"
         case .serverClosed: return "server closed the connection"

@@ -63,7 +63,12 @@ extension RTMPPublisher {
                 throw error(Self.sendFailureKind(events))
             }
         }
+        if options.unsentLowWatermarkBytes > 0
+            && !TCPConnector.setUnsentLowWatermark(fd: RTMP_Socket(rtmp), bytes: options.unsentLowWatermarkBytes) {
+            logger.warning("RTMP TCP_NOTSENT_LOWAT not set", metadata: ["errno": "\(errno)"])
+        }
         _ = logSink.takeEvents()
+        watch.attach(socket: RTMP_Socket(rtmp))
         state = .publishing(lastTimestamp: nil)
     }
 
@@ -80,7 +85,7 @@ extension RTMPPublisher {
                 RTMP_Close(rtmp)
                 throw error(kind)
             }
-            if crtmp_read_and_handle_packet(rtmp) == 0, RTMP_IsConnected(rtmp) != 0,
+            if !readAndHandlePacket(), RTMP_IsConnected(rtmp) != 0,
                crtmp_is_timed_out(rtmp) == 0 {
                 // A read failure that neither closed nor timed out (malformed packet).
                 RTMP_Close(rtmp)
@@ -117,13 +122,23 @@ extension RTMPPublisher {
                 }
                 if peeked < 0 { continue }
             }
-            _ = crtmp_read_and_handle_packet(rtmp)
+            _ = readAndHandlePacket()
             seen += logSink.takeEvents()
-            if let refusal = seen.first(where: \.isRefusalStatus), case .onStatus(let code) = refusal {
+            if seen.contains(where: \.isRefusalStatus), let kind = Self.publishFailureKind(seen, connected: true, timedOut: false) {
                 RTMP_Close(rtmp)
-                throw error(.publishRejected(reason: code))
+                throw error(kind)
             }
         }
+    }
+
+    /// One server message read and handled by librtmp; an onStatus description (which librtmp
+    /// does not log) is recorded as an event. False when reading failed.
+    private func readAndHandlePacket() -> Bool {
+        var description = [CChar](repeating: 0, count: 256)
+        let ok = crtmp_read_and_handle_packet(rtmp, &description, Int32(description.count)) != 0
+        let text = String(decoding: description.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if !text.isEmpty { logSink.record(.statusDescription(logSink.redactor.redact(text))) }
+        return ok
     }
 
     static func handshakeFailureKind(_ events: [LibrtmpLogEvent]) -> RTMPError.Kind {
@@ -150,10 +165,14 @@ extension RTMPPublisher {
         func rejected(_ reason: String) -> RTMPError.Kind {
             publishRequested ? .publishRejected(reason: reason) : .connectRejected(reason: reason)
         }
+        let statusDescription = events.lazy.compactMap { event -> String? in
+            if case .statusDescription(let text) = event { return text }
+            return nil
+        }.first
         for event in events {
             switch event {
             case .onStatus(let code) where event.isRefusalStatus:
-                return rejected(code)
+                return refusalKind(code: code, description: statusDescription, publishRequested: publishRequested)
             case .errorDescription(let description):
                 return rejected(description)
             case .errorReply(let method) where !events.contains(where: { if case .errorDescription = $0 { return true }; return false }):
@@ -175,5 +194,20 @@ extension RTMPPublisher {
         }
         if timedOut { return .connectTimeout }
         return nil
+    }
+
+    /// A refusal named for what it is when the server says so: a stream name still held by an
+    /// earlier publish ("already publishing", which ingest servers keep until their own timeout
+    /// for the old connection) or failed authentication; otherwise a plain rejection.
+    static func refusalKind(code: String, description: String?, publishRequested: Bool) -> RTMPError.Kind {
+        let reason = description.map { "\(code) (\($0))" } ?? code
+        let text = (code + " " + (description ?? "")).lowercased()
+        if text.contains("already publishing") || text.contains("already in use") || text.contains("already exists") {
+            return .alreadyPublishing(reason: reason)
+        }
+        if text.contains("unauthorized") || text.contains("auth") || text.contains("denied") || text.contains("forbidden") {
+            return .authenticationFailed(reason: reason)
+        }
+        return publishRequested ? .publishRejected(reason: reason) : .connectRejected(reason: reason)
     }
 }

@@ -40,7 +40,10 @@ extension RTMPPublisher {
         }
         guard ok else {
             let events = logSink.takeEvents()
+            let aborted = watch.abortReason
             close()
+            // A watchdog's abort shows up as EPIPE; report what it found instead.
+            if let aborted { throw error(.sendTimeout, detail: aborted) }
             throw error(Self.sendFailureKind(events))
         }
         bytesSent += UInt64(size)

@@ -19,6 +19,8 @@ public final class RTMPPublisher {
     public let options: RTMPPublisherOptions
     let logger: Logger
     let logSink: LibrtmpLogSink
+    /// For another thread (a watchdog): the live connection's progress, and a way to cut it.
+    public let watch = RTMPConnectionWatch()
 
     let rtmp: UnsafeMutablePointer<RTMP>
     /// `strdup` of `url.unredactedForLibrtmp`, handed to `RTMP_SetupURL`; replaced only
@@ -43,7 +45,7 @@ public final class RTMPPublisher {
         self.url = url
         self.options = options
         self.logger = logger
-        self.logSink = LibrtmpLogSink(logger: logger, redactor: url.redactor)
+        self.logSink = LibrtmpLogSink(logger: logger, redactor: url.redactor, levelCap: options.librtmpLogLevelCap)
         guard let rtmp = RTMP_Alloc() else { fatalError("RTMP_Alloc: out of memory") }
         // RTMP_Alloc is calloc: socket 0 would look "connected" to RTMP_Close. Init sets -1.
         RTMP_Init(rtmp)
@@ -66,6 +68,7 @@ public final class RTMPPublisher {
     /// Idempotent.
     public func close() {
         let wasPublishing = isPublishing
+        watch.detach()
         _ = try? LibrtmpLog.withSink(logSink) { () throws(RTMPError) in RTMP_Close(rtmp) }
         state = .idle
         if wasPublishing {

@@ -1,3 +1,5 @@
+import Logging
+
 /// Tunables for `RTMPPublisher`.
 public struct RTMPPublisherOptions: Sendable, Hashable {
     /// Budget for TCP connect, and separately for the RTMP handshake + connect + publish
@@ -16,12 +18,24 @@ public struct RTMPPublisherOptions: Sendable, Hashable {
     /// failed `on_publish` refuses with Publish.Start and then closes; without this window
     /// that refusal would surface only as a failed send. 0 disables the check.
     public var publishSettleMilliseconds: Int = 200
+    /// TCP_NOTSENT_LOWAT: a `send()` blocks while more than this many bytes wait unsent in the
+    /// kernel. Without it the kernel buffers up to 4 MiB — minutes of video on a slow link — so
+    /// a congested connection would hide its backlog there, out of reach of the send queue's
+    /// drop-to-keyframe policy. 0 leaves the kernel default.
+    public var unsentLowWatermarkBytes: Int = 0
+    /// The most severe level librtmp's own log lines are logged at; nil keeps its levels (one
+    /// step milder, see `LibrtmpLogSink`). A caller that reports every failure itself (a
+    /// reconnect loop) caps them at `.debug`, so one failure is one line.
+    public var librtmpLogLevelCap: Logger.Level?
 
     public init(connectTimeoutSeconds: Int = 10, sendTimeoutSeconds: Int = 10, outgoingChunkSize: Int = 4096,
-                publishSettleMilliseconds: Int = 200) {
+                publishSettleMilliseconds: Int = 200, unsentLowWatermarkBytes: Int = 0,
+                librtmpLogLevelCap: Logger.Level? = nil) {
         self.connectTimeoutSeconds = connectTimeoutSeconds
         self.sendTimeoutSeconds = sendTimeoutSeconds
         self.outgoingChunkSize = outgoingChunkSize
         self.publishSettleMilliseconds = publishSettleMilliseconds
+        self.unsentLowWatermarkBytes = unsentLowWatermarkBytes
+        self.librtmpLogLevelCap = librtmpLogLevelCap
     }
 }

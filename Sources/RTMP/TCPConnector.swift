@@ -99,4 +99,10 @@ enum TCPConnector {
                                 socklen_t(MemoryLayout<UInt32>.size)) == 0
         return sendOK && userOK
     }
+
+    /// TCP_NOTSENT_LOWAT (Linux 3.12): see `RTMPPublisherOptions.unsentLowWatermarkBytes`.
+    static func setUnsentLowWatermark(fd: Int32, bytes: Int) -> Bool {
+        var value = UInt32(clamping: bytes)
+        return setsockopt(fd, Int32(IPPROTO_TCP), TCP_NOTSENT_LOWAT, &value, socklen_t(MemoryLayout<UInt32>.size)) == 0
+    }
 }

@@ -41,10 +41,26 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (default info).")
     var logLevel: String?
 
+    @Flag(name: .customLong("no-reconnect"), help: "Exit with an error on the first RTMP failure instead of reconnecting.")
+    var noReconnect = false
+
+    @Option(name: .customLong("reconnect-attempts"), help: "Give up after this many failed RTMP attempts in a row (default 0: forever).")
+    var reconnectAttempts: Int?
+
+    @Option(name: .customLong("reconnect-healthy-after"), help: "Seconds a connection must stay up to reset the reconnect backoff (default 30).")
+    var reconnectHealthyAfter: Double?
+
+    @Option(name: .customLong("send-timeout"), help: "Seconds an RTMP connection may make no progress before it is dropped and retried (default 10).")
+    var sendTimeout: Int?
+
     func run() async throws {
-        let flags = CommandLineSettings(
+        var flags = CommandLineSettings(
             configPath: config, source: source, size: size, fps: fps, bitrateKbps: bitrate, keyframeIntervalSeconds: keyintSeconds,
             preset: preset, profile: profile, outputs: outputs, durationSeconds: duration, logLevel: logLevel)
+        flags.noReconnect = noReconnect
+        flags.reconnectAttempts = reconnectAttempts
+        flags.reconnectHealthyAfterSeconds = reconnectHealthyAfter
+        flags.sendTimeoutSeconds = sendTimeout
         let exitCode = await CamcastRunner.run(flags)
         if exitCode != 0 { throw ExitCode(exitCode) }
     }

@@ -1,0 +1,33 @@
+import Media
+import RTMP
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension RTMPOutput {
+    /// How often the watchdog samples the connection's progress.
+    static let watchdogIntervalMicroseconds: UInt32 = 200_000
+
+    /// The watchdog thread: cuts the live connection once it has made no progress for the send
+    /// timeout (see `StallDetector`). The publisher thread, blocked in a send or about to start
+    /// one, then sees the failure and reconnects.
+    func watch() {
+        var detector = StallDetector(timeoutNanoseconds: UInt64(max(1, options.sendTimeoutSeconds)) * 1_000_000_000)
+        var watched: ObjectIdentifier?
+        while !publisherEnded.load(ordering: .acquiring) {
+            usleep(Self.watchdogIntervalMicroseconds)
+            guard let watch = currentWatch.withLock({ $0 }) else {
+                watched = nil
+                continue
+            }
+            if watched != ObjectIdentifier(watch) {
+                watched = ObjectIdentifier(watch)
+                detector.reset()
+            }
+            guard let progress = watch.progress() else { continue }
+            if detector.observe(progress, at: MonotonicTime.now().nanoseconds) {
+                watch.abort(reason: "the server acknowledged nothing for \(options.sendTimeoutSeconds) s while data was waiting")
+            }
+        }
+    }
+}

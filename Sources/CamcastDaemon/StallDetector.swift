@@ -1,0 +1,38 @@
+import RTMP
+
+/// Decides that a connection is dead from lack of progress: data is waiting for the peer, yet
+/// the peer has acknowledged nothing new for `timeout`.
+///
+/// This catches what socket timeouts alone catch late or never: a black-holed link (no ACKs at
+/// all; TCP_USER_TIMEOUT would also fire) and a peer that stops reading but whose kernel keeps
+/// ACKing until its receive window is full — from then on nothing more is acknowledged, while
+/// our own send buffer may take many seconds more to fill and block `send()`.
+struct StallDetector {
+    let timeoutNanoseconds: UInt64
+    private var lastAcked: UInt64?
+    private var lastProgress: UInt64 = 0
+
+    init(timeoutNanoseconds: UInt64) {
+        self.timeoutNanoseconds = timeoutNanoseconds
+    }
+
+    /// Forgets the connection watched so far (a new one starts).
+    mutating func reset() {
+        lastAcked = nil
+    }
+
+    /// Takes one sample at `now` (CLOCK_MONOTONIC ns); true once the connection has stalled.
+    mutating func observe(_ progress: TCPProgress, at now: UInt64) -> Bool {
+        guard progress.hasPendingData else {
+            // Idle is not stalled; the clock starts at the first sample that finds data waiting.
+            lastAcked = nil
+            return false
+        }
+        if lastAcked != progress.bytesAcked {
+            lastAcked = progress.bytesAcked
+            lastProgress = now
+            return false
+        }
+        return now &- lastProgress >= timeoutNanoseconds
+    }
+}

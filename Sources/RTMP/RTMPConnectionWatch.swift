@@ -1,0 +1,63 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What another thread may do with a publisher's live connection: read its TCP progress, and cut
+/// it. The publisher thread may be blocked in `send()` inside librtmp; `shutdown(2)` from here
+/// wakes that send with an error (the socket stays open until its owner closes it), so a dead
+/// peer is left at once instead of after the kernel's own timeouts.
+///
+/// Owns a duplicate of librtmp's socket descriptor (closed in `detach` and `deinit`): librtmp
+/// closes its own descriptor whenever a send fails, and a number it closed may at once be reused
+/// by another file, which a `shutdown` must never hit. The duplicate keeps the number ours.
+public final class RTMPConnectionWatch: Sendable {
+    private struct State {
+        var fd: Int32 = -1
+        var abortReason: String?
+    }
+
+    private let state = Mutex(State())
+
+    init() {}
+
+    deinit {
+        state.withLock { if $0.fd >= 0 { Glibc.close($0.fd) } }
+    }
+
+    /// Starts watching the connection on `socket` (duplicated; the caller keeps its own).
+    func attach(socket: Int32) {
+        let copy = fcntl(socket, F_DUPFD_CLOEXEC, 0)
+        state.withLock { state in
+            if state.fd >= 0 { Glibc.close(state.fd) }
+            state.fd = copy
+            state.abortReason = nil
+        }
+    }
+
+    /// Stops watching: closes the duplicate so that librtmp's close really ends the connection.
+    func detach() {
+        state.withLock { state in
+            if state.fd >= 0 { Glibc.close(state.fd) }
+            state.fd = -1
+        }
+    }
+
+    /// Cuts the connection: the next (or the blocked) send fails, and the publisher reports
+    /// `RTMPError.Kind.sendTimeout` with `reason` as its detail. No effect when not connected.
+    public func abort(reason: String) {
+        state.withLock { state in
+            guard state.fd >= 0 else { return }
+            if state.abortReason == nil { state.abortReason = reason }
+            shutdown(state.fd, Int32(SHUT_RDWR))
+        }
+    }
+
+    /// Why `abort` cut the current connection, if it did.
+    var abortReason: String? { state.withLock { $0.abortReason } }
+
+    /// The connection's progress now; nil when not connected.
+    public func progress() -> TCPProgress? {
+        state.withLock { state in state.fd >= 0 ? TCPProgress.read(fd: state.fd) : nil }
+    }
+}

@@ -1,0 +1,171 @@
+import FLV
+import Foundation
+import Synchronization
+import Testing
+@testable import CamcastDaemon
+
+/// Frames numbered in encoding order, a keyframe every `gop`, 33 ms apart; the frame number
+/// travels in the tag body so the test can tell which frames came out.
+struct FrameStream {
+    let gop: Int
+
+    func packet(_ number: Int) -> StreamPacket {
+        let kind: StreamPacket.Kind = number % gop == 0 ? .keyframe : .interFrame
+        return StreamPacket(kind: kind, tag: Self.tag(number), captureTime: Int64(number) * 33)
+    }
+
+    static func sequenceHeader(before number: Int) -> StreamPacket {
+        StreamPacket(kind: .sequenceHeader, tag: tag(-1), captureTime: Int64(number) * 33)
+    }
+
+    static func tag(_ number: Int) -> FLVTag {
+        let value = UInt32(bitPattern: Int32(number))
+        return try! FLVTag(type: .video, timestamp: 0, body: withUnsafeBytes(of: value.bigEndian, Array.init))
+    }
+
+    static func number(_ packet: StreamPacket) -> Int {
+        Int(Int32(bitPattern: packet.tag.body.prefix(4).reduce(0) { $0 << 8 | UInt32($1) }))
+    }
+}
+
+final class KeyframeRequests: Sendable {
+    let count = Atomic<Int>(0)
+    var handler: @Sendable () -> Void { { self.count.add(1, ordering: .relaxed) } }
+}
+
+@Suite("Send queue")
+struct SendQueueTests {
+    /// Pops what is waiting without blocking.
+    static func drain(_ queue: SendQueue) -> [StreamPacket] {
+        var out: [StreamPacket] = []
+        while queue.count > 0, let packet = queue.pop() { out.append(packet) }
+        return out
+    }
+
+    /// The stream the publisher sends must never continue after a hole in a GOP: every inter
+    /// frame that comes out follows its direct predecessor.
+    static func checkNoFrameWithoutItsReference(_ popped: [StreamPacket], seed: UInt64) {
+        let frames = popped.filter { $0.kind != .sequenceHeader }
+        var previous: Int?
+        for packet in frames {
+            let number = FrameStream.number(packet)
+            if packet.kind == .interFrame {
+                #expect(previous == number - 1, "seed \(seed): frame \(number) sent after \(previous.map(String.init) ?? "nothing")")
+            }
+            previous = number
+        }
+    }
+
+    @Test("random congestion: drops only whole runs up to a keyframe, counts each", arguments: 0..<100 as Range<UInt64>)
+    func randomCongestion(seed: UInt64) {
+        var generator = SeededGenerator(seed: seed)
+        let requests = KeyframeRequests()
+        let queue = SendQueue(maxSpanMilliseconds: 500, requestKeyframe: requests.handler)
+        let stream = FrameStream(gop: Int.random(in: 5...60, using: &generator))
+        var popped: [StreamPacket] = []
+        let total = 1500
+        for number in 0..<total {
+            if number == 0 { queue.push(FrameStream.sequenceHeader(before: 0)) }
+            queue.push(stream.packet(number))
+            // The "network" takes 0…3 packets per frame interval, and in congested phases
+            // (every other 100 frames) 0…1: slower than the encoder.
+            let congested = (number / 100) % 2 == 1
+            for _ in 0..<Int.random(in: 0...(congested ? 1 : 3), using: &generator) where queue.count > 0 {
+                if let packet = queue.pop() { popped.append(packet) }
+            }
+            #expect(queue.count <= 500 / 33 + 2, "the queue holds at most its span")
+        }
+        popped += Self.drain(queue)
+        Self.checkNoFrameWithoutItsReference(popped, seed: seed)
+        let sentFrames = popped.filter { $0.kind != .sequenceHeader }.count
+        #expect(sentFrames + queue.droppedFrames.load(ordering: .relaxed) == total, "seed \(seed): every frame sent or counted")
+        #expect(queue.discardedFrames.load(ordering: .relaxed) == 0)
+        #expect(popped.first?.kind == .sequenceHeader, "the sequence header is never dropped")
+        // Every overflow that left the queue waiting for a keyframe asked the encoder for one.
+        let overflows = queue.overflows.load(ordering: .relaxed)
+        #expect(overflows > 0, "seed \(seed): the congested phases must overflow the queue")
+        #expect(requests.count.load(ordering: .relaxed) <= overflows)
+        #expect((queue.droppedFrames.load(ordering: .relaxed) > 0) == (overflows > 0))
+    }
+
+    @Test("overflow: everything waiting goes, then inter frames until the keyframe, which is asked for")
+    func overflowDropsToKeyframe() {
+        let requests = KeyframeRequests()
+        let queue = SendQueue(maxSpanMilliseconds: 100, requestKeyframe: requests.handler)
+        let stream = FrameStream(gop: 10)
+        queue.push(FrameStream.sequenceHeader(before: 0))
+        for number in 0...3 { queue.push(stream.packet(number)) }   // 0, 33, 66, 99 ms: within 100
+        #expect(queue.droppedFrames.load(ordering: .relaxed) == 0)
+        queue.push(stream.packet(4))                                // 132 ms after frame 0: overflow
+        #expect(queue.droppedFrames.load(ordering: .relaxed) == 5)
+        #expect(requests.count.load(ordering: .relaxed) == 1)
+        for number in 5...9 { queue.push(stream.packet(number)) }   // inter frames: skipped
+        queue.push(stream.packet(10))                               // keyframe: queued
+        queue.push(stream.packet(11))
+        let out = Self.drain(queue)
+        #expect(out.map { $0.kind == .sequenceHeader ? -1 : FrameStream.number($0) } == [-1, 10, 11])
+        #expect(queue.droppedFrames.load(ordering: .relaxed) == 10)
+        #expect(queue.overflows.load(ordering: .relaxed) == 1)
+    }
+
+    @Test("a keyframe that overflows the queue is kept: no request, nothing more skipped")
+    func keyframeAtOverflowIsKept() {
+        let requests = KeyframeRequests()
+        let queue = SendQueue(maxSpanMilliseconds: 100, requestKeyframe: requests.handler)
+        let stream = FrameStream(gop: 4)
+        for number in 0...4 { queue.push(stream.packet(number)) }   // frame 4 is a keyframe at 132 ms
+        queue.push(stream.packet(5))
+        #expect(Self.drain(queue).map(FrameStream.number) == [4, 5])
+        #expect(queue.droppedFrames.load(ordering: .relaxed) == 4)
+        #expect(requests.count.load(ordering: .relaxed) == 0)
+    }
+
+    @Test("suspended: frames are discarded (not dropped), headers kept; resume starts at a keyframe")
+    func suspendAndResume() {
+        let queue = SendQueue(maxSpanMilliseconds: 2000, requestKeyframe: {})
+        let stream = FrameStream(gop: 5)
+        queue.push(FrameStream.sequenceHeader(before: 0))
+        for number in 0...2 { queue.push(stream.packet(number)) }
+        queue.suspend()                                             // connection lost
+        for number in 3...6 { queue.push(stream.packet(number)) }   // includes keyframe 5
+        #expect(queue.count == 1, "only the sequence header waits")
+        queue.resume()                                              // reconnected
+        queue.push(stream.packet(7))                                // inter: its GOP began while suspended
+        queue.push(stream.packet(10))                               // keyframe
+        queue.push(stream.packet(11))
+        let out = Self.drain(queue)
+        #expect(out.map { $0.kind == .sequenceHeader ? -1 : FrameStream.number($0) } == [-1, 10, 11])
+        #expect(queue.discardedFrames.load(ordering: .relaxed) == 3 + 4 + 1)
+        #expect(queue.droppedFrames.load(ordering: .relaxed) == 0)
+    }
+
+    @Test("discardAll: what follows is queued only from the next keyframe")
+    func discardAllSkipsToKeyframe() {
+        let queue = SendQueue(maxSpanMilliseconds: 2000, requestKeyframe: {})
+        let stream = FrameStream(gop: 5)
+        for number in 0...2 { queue.push(stream.packet(number)) }
+        queue.discardAll()
+        for number in 3...6 { queue.push(stream.packet(number)) }
+        #expect(Self.drain(queue).map(FrameStream.number) == [5, 6])
+    }
+
+    @Test("close wakes a waiting pop and a backoff wait")
+    func closeWakesWaiters() {
+        let queue = SendQueue(maxSpanMilliseconds: 2000, requestKeyframe: {})
+        #expect(queue.waitForClose(seconds: 0.05) == false)
+        // Real threads: both calls block, which must not happen on Swift's cooperative pool.
+        let results = Mutex<(popped: Bool?, closed: Bool?)>((nil, nil))
+        let done = DispatchGroup()
+        done.enter()
+        Thread { results.withLock { $0.popped = queue.pop() != nil }; done.leave() }.start()
+        done.enter()
+        Thread { results.withLock { $0.closed = queue.waitForClose(seconds: 30) }; done.leave() }.start()
+        usleep(100_000)
+        let started = ContinuousClock.now
+        queue.close()
+        #expect(done.wait(timeout: .now() + 5) == .success)
+        #expect(ContinuousClock.now - started < .seconds(1))
+        #expect(results.withLock { $0.popped } == false)
+        #expect(results.withLock { $0.closed } == true)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Reading a running camcast's stderr: waiting for a line, and the time stamped on each.
+extension RunningProcess {
+    /// Lines of stderr that contain `text`.
+    func logLines(containing text: String) -> [String] {
+        stderrSoFar.split(separator: "\n").map(String.init).filter { $0.contains(text) }
+    }
+
+    /// Waits until `count` lines contain `text`; false on timeout.
+    @discardableResult
+    func waitForLog(_ text: String, count: Int = 1, timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if logLines(containing: text).count >= count { return true }
+            usleep(20_000)
+        }
+        return logLines(containing: text).count >= count
+    }
+}
+
+enum CamcastLog {
+    /// The timestamp a console log line starts with (`2026-11-22T21:40:00.123Z info …`).
+    static func time(of line: String) -> Date? {
+        guard let stamp = line.split(separator: " ").first else { return nil }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: String(stamp))
+    }
+
+    /// The value of `key=value` in a log line.
+    static func value(_ key: String, in line: String) -> String? {
+        guard let range = line.range(of: " \(key)=") else { return nil }
+        let rest = line[range.upperBound...]
+        if rest.first == "\"" { return String(rest.dropFirst().prefix(while: { $0 != "\"" })) }
+        return String(rest.prefix(while: { $0 != " " }))
+    }
+}
+
+/// What a received recording must look like after a (re)connection: starts with a keyframe,
+/// strictly increasing timestamps, decodes without a single error, and after every hole in the
+/// timestamps longer than `holeMilliseconds` (frames dropped by the send queue) the next frame is
+/// a keyframe. Shorter holes are the source skipping a frame or two on a busy machine, which the
+/// encoder never saw.
+struct ResumedStreamCheck {
+    var problems: [String] = []
+    var packets = 0
+
+    init(_ file: URL, holeMilliseconds: Int = 300) throws {
+        let video = try ProbedVideo.probe(file)
+        packets = video.packets.count
+        let name = file.lastPathComponent
+        if video.packets.isEmpty { problems.append("\(name): no video") }
+        if video.packets.first?.isKeyframe != true { problems.append("\(name): does not start with a keyframe") }
+        for (previous, next) in zip(video.packets, video.packets.dropFirst()) {
+            if next.dtsMilliseconds <= previous.dtsMilliseconds {
+                problems.append("\(name): dts \(previous.dtsMilliseconds) → \(next.dtsMilliseconds)")
+            } else if next.dtsMilliseconds - previous.dtsMilliseconds > holeMilliseconds && !next.isKeyframe {
+                problems.append("\(name): after a hole at \(previous.dtsMilliseconds) ms a non-keyframe follows")
+            }
+        }
+        let errors = try ProbedVideo.decodeErrors(file)
+        if !errors.isEmpty { problems.append("\(name): decode errors: \(errors.prefix(300))") }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// A network namespace of the test's own (`ip netns add`), with only a loopback interface: nginx
+/// and camcast both run inside it, so its nftables rules and traffic shaping touch nothing else.
+/// Deleted (with its rules and qdiscs) in `deinit`.
+final class NetworkNamespace {
+    let name: String
+
+    init() throws {
+        name = "camcast-\(UUID().uuidString.prefix(8).lowercased())"
+        try Self.ip(["netns", "add", name])
+        try run(["ip", "link", "set", "lo", "up"])
+    }
+
+    deinit { _ = try? Self.ip(["netns", "delete", name]) }
+
+    /// Put in front of a command line to run it inside the namespace.
+    var execPrefix: [String] { ["/usr/sbin/ip", "netns", "exec", name] }
+
+    /// Runs `command` inside the namespace; throws unless it exits 0.
+    @discardableResult
+    func run(_ command: [String]) throws -> ProcessResult {
+        let result = try ProcessRunner.run("/usr/bin/env", execPrefix + command, timeout: 20)
+        guard result.status == 0 else {
+            throw HarnessError("in netns \(name): \(command.joined(separator: " ")) failed (\(result.status)): \(result.stderr)")
+        }
+        return result
+    }
+
+    /// Drops every packet to `port` (client → server direction): a black hole for the connection.
+    func blackHole(port: Int) throws {
+        try run(["nft", "add", "table", "inet", "blackhole"])
+        try run(["nft", "add", "chain", "inet", "blackhole", "in", "{ type filter hook input priority 0; }"])
+        try run(["nft", "add", "rule", "inet", "blackhole", "in", "tcp", "dport", "\(port)", "drop"])
+    }
+
+    func removeBlackHole() throws {
+        try run(["nft", "delete", "table", "inet", "blackhole"])
+    }
+
+    /// Throttles the namespace's loopback with a token bucket (tc-tbf). The loopback's MTU goes
+    /// down to Ethernet's 1500 first: tbf drops every packet larger than its bucket, and TCP
+    /// over a 64 KiB loopback MTU sends segments far larger than a 32 kbit (4 KB) burst.
+    func throttle(rate: String, burst: String, latency: String) throws {
+        try run(["ip", "link", "set", "lo", "mtu", "1500"])
+        try run(["tc", "qdisc", "add", "dev", "lo", "root", "tbf", "rate", rate, "burst", burst, "latency", latency])
+    }
+
+    private static func ip(_ arguments: [String]) throws {
+        let result = try ProcessRunner.run("/usr/sbin/ip", arguments, timeout: 20)
+        guard result.status == 0 else { throw HarnessError("ip \(arguments.joined(separator: " ")) failed: \(result.stderr)") }
+    }
+}
+
+extension Environment {
+    /// Network fault tests make a namespace, nftables rules and a tc qdisc: root, iproute2,
+    /// nftables and curl (scripts/install-deps), on top of the RTMP server parts.
+    static var hasNetworkFaultParts: Bool {
+        getuid() == 0 && hasRTMPServerParts
+            && ["ip", "nft", "tc", "curl"].allSatisfy { name in
+                ["/usr/sbin/", "/sbin/", "/usr/bin/", "/bin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + name) }
+            }
+    }
+
+    static var networkFaultsEnabled: Bool { requireIntegration || hasNetworkFaultParts }
+    static let networkFaultsSkipReason: Comment =
+        "needs root, iproute2, nftables and curl besides nginx-rtmp (scripts/install-deps); set CAMCAST_REQUIRE_INTEGRATION=1 to fail instead of skipping"
+    static let networkFaultsMissing =
+        "network fault tests need root, iproute2 (ip, tc), nftables (nft) and curl: run scripts/install-deps as root"
+}
