@@ -65,7 +65,7 @@ extension Environment {
 
     static var networkFaultsEnabled: Bool { requireIntegration || hasNetworkFaultParts }
     static let networkFaultsSkipReason: Comment =
-        "needs root, iproute2, nftables and curl besides nginx-rtmp (scripts/install-deps); set CAMCAST_REQUIRE_INTEGRATION=1 to fail instead of skipping"
+        "needs root, iproute2, nftables and curl besides nginx-rtmp (scripts/install-deps); set CAMCAST_TEST_REQUIRE_INTEGRATION=1 to fail instead of skipping"
     static let networkFaultsMissing =
         "network fault tests need root, iproute2 (ip, tc), nftables (nft) and curl: run scripts/install-deps as root"
 }
