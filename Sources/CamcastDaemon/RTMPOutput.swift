@@ -39,6 +39,7 @@ final class RTMPOutput: StreamOutput {
     }
 
     var droppedFrames: Int { queue.droppedFrames.load(ordering: .relaxed) }
+    var queuedPackets: Int { queue.count }
 
     /// Connects and publishes on the publisher thread, and returns once that worked or failed.
     func open() throws(PipelineError) {

@@ -12,4 +12,6 @@ protocol StreamOutput: AnyObject, Sendable {
     /// Sends what is still queued (bounded by `drainSeconds`), ends the stream with the AVC
     /// end-of-sequence tag at `endTimestamp`, and closes.
     func finish(endTimestamp: UInt32, drainSeconds: Double)
+    /// Queue, drop and reconnect figures for the status line (see OutputStatistics.swift).
+    var statistics: OutputStatistics { get }
 }

@@ -8,6 +8,9 @@ extension X264EncoderSession {
         var encoder: X264Encoder?
         let converter = FrameConverter()
         var bitrateKbps: Int
+        /// The keyframe interval given to `reconfigure(keyframeIntervalSeconds:frames:)`; nil while
+        /// the session's settings still hold.
+        var keyframeInterval: (seconds: Double, frames: Int?)?
         /// The SPS/PPS in force: from `x264_encoder_headers`, then from each keyframe's own NALs.
         var parameterSets: H264ParameterSets
         /// What the last delivered picture carried; nil before the first.

@@ -87,6 +87,23 @@ public final class X264EncoderSession: Sendable {
         logger.debug("encoder bitrate changed", metadata: ["kbps": "\(bitrateKbps)"])
     }
 
+    /// Changes the longest time between keyframes live (`x264_encoder_reconfig` of `i_keyint_max`);
+    /// as at open, the shorter of `seconds` and `frames` wins. The SPS stays the same.
+    public func reconfigure(keyframeIntervalSeconds seconds: Double, frames: Int?) throws(EncoderError) {
+        var changed = settings
+        changed.keyframeIntervalSeconds = seconds
+        changed.keyframeIntervalFrames = frames
+        let problems = changed.validate().filter { $0.setting.contains("keyframeInterval") }
+        guard problems.isEmpty else { throw .invalidSettings(problems) }
+        let intervalFrames = changed.keyframeIntervalInFrames
+        try state.withLock { (state) throws(EncoderError) in
+            guard let encoder = state.encoder else { throw .closed }
+            try encoder.reconfigure(keyframeIntervalFrames: intervalFrames)
+            state.keyframeInterval = (seconds, frames)
+        }
+        logger.debug("encoder keyframe interval changed", metadata: ["frames": "\(intervalFrames)"])
+    }
+
     /// Drains the pictures x264 still holds (lookahead, B-frames) and delivers them. x264 cannot
     /// take new frames after a drain, so the session is closed afterwards.
     public func flush() throws(EncoderError) {
