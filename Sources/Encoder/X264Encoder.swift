@@ -109,17 +109,6 @@ final class X264Encoder {
 
     var bitrateKbps: Int { Int(parameters.rc.i_bitrate) }
 
-    /// Changes the longest keyframe distance from the next frame on; the SPS does not change.
-    func reconfigure(keyframeIntervalFrames: Int) throws(EncoderError) {
-        var changed = parameters
-        changed.i_keyint_max = Int32(keyframeIntervalFrames)
-        let status = x264_encoder_reconfig(handle, &changed)
-        guard status >= 0 else { throw .reconfigureFailed(status: Int(status)) }
-        parameters = changed
-    }
-
-    /// The longest keyframe distance x264 works with, in frames.
-    var keyframeIntervalFrames: Int { Int(parameters.i_keyint_max) }
 
     private static func fill(_ image: inout x264_image_t, from input: X264InputImage) {
         func plane(_ index: Int) -> UnsafeMutablePointer<UInt8>? {

@@ -52,7 +52,7 @@ public final class X264EncoderSession: Sendable {
             guard let encoder = state.encoder else { throw .closed }
             let pts = state.presentationTime(for: frame)
             let converter = state.converter
-            let forceIDR = state.keyframeRequested
+            let forceIDR = state.keyframeRequested || state.keyframeIntervalReached
             let result = try converter.withImage(of: frame, size: settings.size) { (image) throws(EncoderError) in
                 try encodeRecovering(image, pts: pts, forceIDR: forceIDR, encoder: encoder, state: &state)
             }
@@ -87,19 +87,30 @@ public final class X264EncoderSession: Sendable {
         logger.debug("encoder bitrate changed", metadata: ["kbps": "\(bitrateKbps)"])
     }
 
-    /// Changes the longest time between keyframes live (`x264_encoder_reconfig` of `i_keyint_max`);
-    /// as at open, the shorter of `seconds` and `frames` wins. The SPS stays the same.
+    /// Changes the longest time between keyframes live; as at open, the shorter of `seconds` and
+    /// `frames` wins.
+    ///
+    /// x264_encoder_reconfig does not take `i_keyint_max` (encoder.c copies only rate control,
+    /// analysis and deblocking fields), so the session forces an IDR itself once a picture would
+    /// be that far from the previous keyframe. x264's own interval still applies too, so a live
+    /// change can only shorten the interval the session was opened with.
     public func reconfigure(keyframeIntervalSeconds seconds: Double, frames: Int?) throws(EncoderError) {
         var changed = settings
         changed.keyframeIntervalSeconds = seconds
         changed.keyframeIntervalFrames = frames
-        let problems = changed.validate().filter { $0.setting.contains("keyframeInterval") }
-        guard problems.isEmpty else { throw .invalidSettings(problems) }
+        var problems = changed.validate().filter { $0.setting.contains("keyframeInterval") }
         let intervalFrames = changed.keyframeIntervalInFrames
+        if problems.isEmpty && intervalFrames > settings.keyframeIntervalInFrames {
+            problems.append(
+                EncoderSettingsProblem(
+                    setting: "encoder.keyframeIntervalSeconds", value: "\(intervalFrames) frames",
+                    allowed: "at most the \(settings.keyframeIntervalInFrames) frames the encoder was opened with (longer needs a restart)"))
+        }
+        guard problems.isEmpty else { throw .invalidSettings(problems) }
         try state.withLock { (state) throws(EncoderError) in
-            guard let encoder = state.encoder else { throw .closed }
-            try encoder.reconfigure(keyframeIntervalFrames: intervalFrames)
+            guard state.encoder != nil else { throw .closed }
             state.keyframeInterval = (seconds, frames)
+            state.forcedKeyframeInterval = intervalFrames < settings.keyframeIntervalInFrames ? intervalFrames : nil
         }
         logger.debug("encoder keyframe interval changed", metadata: ["frames": "\(intervalFrames)"])
     }
