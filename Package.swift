@@ -58,6 +58,8 @@ let package = Package(
         .testTarget(name: "RTMPTests", dependencies: ["RTMP", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
+        // Daemon logic apart from processes: reload plans, sd_notify datagrams, watchdog, status line.
+        .testTarget(name: "CamcastDaemonTests", dependencies: ["CamcastDaemon", "Capture", "Encoder", "Media", "RTMP"]),
         // Boots the vivid VM (scripts/vivid-vm) from the host and runs its in-VM suites there.
         .testTarget(
             name: "CaptureIntegrationTests",
