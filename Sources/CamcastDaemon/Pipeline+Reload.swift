@@ -46,7 +46,8 @@ extension Pipeline {
     ) {
         if let kbps = plan.bitrateKbps {
             do {
-                try stages.encoder.reconfigure(bitrateKbps: kbps)
+                // Not reconfigure(bitrateKbps:): in ABR, x264 moves only the VBV cap live.
+                try stages.encoder.restart(bitrateKbps: kbps)
                 outcome.applied.append("bitrate \(running.encoder.bitrateKbps) → \(kbps) kbit/s")
                 running.encoder.bitrateKbps = kbps
             } catch {

@@ -87,6 +87,36 @@ public final class X264EncoderSession: Sendable {
         logger.debug("encoder bitrate changed", metadata: ["kbps": "\(bitrateKbps)"])
     }
 
+    /// Re-opens x264 with a new average bitrate, for a change that must hold (a config reload).
+    ///
+    /// `reconfigure(bitrateKbps:)` cannot do that in ABR mode: x264_encoder_reconfig moves only the
+    /// VBV cap, never the average target (ratecontrol.c: "We don't support changing the ABR bitrate
+    /// right now"; only CBR follows). So the session drains what x264 still holds, opens a new
+    /// encoder with the new bitrate and makes the next picture an IDR. The stream goes on with the
+    /// same SPS/PPS and timestamps; consumers see one extra keyframe.
+    public func restart(bitrateKbps: Int) throws(EncoderError) {
+        guard EncoderSettings.bitrateRangeKbps.contains(bitrateKbps) else {
+            let range = EncoderSettings.bitrateRangeKbps
+            throw .invalidSettings([
+                EncoderSettingsProblem(
+                    setting: "encoder.bitrateKbps", value: "\(bitrateKbps)",
+                    allowed: "\(range.lowerBound)...\(range.upperBound) kbit/s")
+            ])
+        }
+        var reopened = settings
+        reopened.bitrateKbps = bitrateKbps
+        try state.withLock { (state) throws(EncoderError) in
+            guard let old = state.encoder else { throw .closed }
+            while old.delayedFrames > 0 {
+                if let result = try old.encode(nil, pts: 0, forceIDR: false) { deliver(result, state: &state) }
+            }
+            state.encoder = try X264Encoder(settings: reopened, logger: logger)
+            state.bitrateKbps = bitrateKbps
+            state.keyframeRequested = true
+        }
+        logger.info("encoder re-opened for a new bitrate", metadata: ["kbps": "\(bitrateKbps)"])
+    }
+
     /// Changes the longest time between keyframes live; as at open, the shorter of `seconds` and
     /// `frames` wins.
     ///

@@ -36,3 +36,38 @@ import Testing
         #expect(problems.first?.value == "120 frames")
     }
 }
+
+/// A reload's new average bitrate: x264_encoder_reconfig cannot raise an ABR target, so the
+/// session re-opens x264 (one extra IDR, same parameter sets).
+@Suite struct BitrateRestartTests {
+    @Test func aHigherBitrateHoldsAfterTheRestart() throws {
+        let settings = Harness.settings(width: 640, height: 360, kbps: 200) {
+            $0.keyframeIntervalSeconds = 10
+        }
+        let pictures = try Harness.encode(settings, count: 180, format: .i420) { index, session in
+            if index == 60 { try? session.restart(bitrateKbps: 800) }
+        }
+        func bytes(_ range: Range<Int>) -> Int {
+            pictures[range].reduce(0) { $0 + $1.nalUnits.reduce(0) { $0 + $1.bytes.count } }
+        }
+        #expect(bytes(120..<180) > 2 * bytes(0..<60), "\(bytes(0..<60)) bytes before, \(bytes(120..<180)) after")
+        let keyframes = pictures.enumerated().filter { $0.element.isKeyframe }.map(\.offset)
+        #expect(keyframes == [0, 60], "the restart starts with an IDR")
+        #expect(!pictures[60].parameterSetsChanged, "same SPS/PPS: no new sequence header")
+        #expect(zip(pictures, pictures.dropFirst()).allSatisfy { $1.dts > $0.dts }, "timestamps go on")
+    }
+
+    @Test func reconfigureAloneDoesNotRaiseAnABRTarget() throws {
+        // Pins the x264 limit that restart(bitrateKbps:) exists for.
+        let settings = Harness.settings(width: 640, height: 360, kbps: 200) {
+            $0.keyframeIntervalSeconds = 10
+        }
+        let pictures = try Harness.encode(settings, count: 180) { index, session in
+            if index == 60 { try? session.reconfigure(bitrateKbps: 800) }
+        }
+        func bytes(_ range: Range<Int>) -> Int {
+            pictures[range].reduce(0) { $0 + $1.nalUnits.reduce(0) { $0 + $1.bytes.count } }
+        }
+        #expect(bytes(120..<180) < 2 * bytes(30..<60) * 2, "\(bytes(30..<60)) per 30 before, \(bytes(120..<180)) per 60 after")
+    }
+}
