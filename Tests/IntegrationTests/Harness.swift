@@ -83,8 +83,12 @@ final class RunningProcess {
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // The test switches are the tests' own: camcast rejects unknown CAMCAST_* variables.
+        let environment = ProcessInfo.processInfo.environment.filter { $0.key != "CAMCAST_REQUIRE_INTEGRATION" }
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
         var child = pid_t()
-        let result = posix_spawn(&child, executable, &actions, nil, argv, environ)
+        let result = posix_spawn(&child, executable, &actions, nil, argv, envp)
         guard result == 0 else { throw HarnessError("could not start \(executable): errno \(result)") }
         pid = child
     }
