@@ -58,8 +58,10 @@ let package = Package(
         .testTarget(name: "RTMPTests", dependencies: ["RTMP", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Media"]),
-        // Reconnect policy, send queue and dead-peer detection (CamcastDaemon's internals).
-        .testTarget(name: "CamcastDaemonTests", dependencies: ["CamcastDaemon", "RTMP", "FLV"]),
+        // Daemon logic apart from processes: reconnect policy, send queue, dead-peer detection,
+        // reload plans, sd_notify datagrams, watchdog, status line.
+        .testTarget(
+            name: "CamcastDaemonTests", dependencies: ["CamcastDaemon", "Capture", "Encoder", "FLV", "Media", "RTMP"]),
         // Boots the vivid VM (scripts/vivid-vm) from the host and runs its in-VM suites there.
         .testTarget(
             name: "CaptureIntegrationTests",

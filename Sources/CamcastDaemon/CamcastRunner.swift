@@ -2,40 +2,100 @@
 import Glibc
 #endif
 import Config
+import Dispatch
 import Foundation
 import Logging
 import ServiceLifecycle
 
 /// Runs `camcast run` start to finish and says how the process should exit.
+///
+/// Around the pipeline it runs the daemon's side: signals (SIGTERM/SIGINT stop gracefully, a
+/// second one exits at once, SIGHUP reloads), systemd notifications (READY, STATUS, RELOADING,
+/// STOPPING, WATCHDOG) and the periodic status line.
 public enum CamcastRunner {
+    /// A graceful stop that takes longer than this is cut short (exit 1). Below systemd's
+    /// TimeoutStopSec=20 in the units, so the daemon ends itself before systemd has to SIGKILL it.
+    static let stopBoundSeconds = 15.0
+
     public static func run(_ flags: CommandLineSettings) async -> Int32 {
+        // Test hooks are not settings: keep them away from the CAMCAST_* environment check.
+        let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CAMCAST_DEBUG_") }
         let resolved: ResolvedRun
         do {
-            resolved = try SettingsResolver.resolve(flags, environment: ProcessInfo.processInfo.environment)
+            resolved = try SettingsResolver.resolve(flags, environment: environment)
         } catch {
             printProblems(error)
             return ConfigError.exitCode
         }
-        LoggingSystem.bootstrap { label in ConsoleLogHandler.standard(label: label, level: resolved.logLevel) }
+        let logLevel = LogLevelSetting(resolved.logLevel)
+        LoggingSystem.bootstrap { label in ConsoleLogHandler.standard(label: label, level: logLevel) }
         let logger = Logger(label: "camcast")
         for warning in resolved.warnings { logger.warning("\(warning)") }
         // A peer that vanishes must show up as a write error, not kill the process.
         signal(SIGPIPE, SIG_IGN)
+        let signals = DaemonSignals.start()
 
-        let pipeline = Pipeline(settings: resolved.settings, logger: logger)
+        let notifier = SystemdNotifier(environment: environment)
+        let control = PipelineControl()
+        let pipeline = Pipeline(settings: resolved.settings, logger: logger, control: control)
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [
                     .init(service: pipeline, successTerminationBehavior: .gracefullyShutdownGroup)
                 ],
-                gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
-        do {
-            try await group.run()
-            return 0
-        } catch {
-            printError("error: \(error)")
-            return 1
+        let reloads = ReloadCoordinator(
+            flags: flags, environment: environment, control: control, notifier: notifier, logLevel: logLevel, logger: logger)
+        let status = StatusReporter(
+            notifier: notifier, control: control, logger: logger, initialIntervalSeconds: resolved.settings.statusIntervalSeconds)
+        let watchdog = Watchdog(notifier: notifier, control: control, logger: logger)
+
+        let exitCode: Int32 = await withTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { await status.run() }
+            tasks.addTask { await watchdog.run() }
+            tasks.addTask {
+                await handle(signals, group: group, reloads: reloads, notifier: notifier, logger: logger)
+            }
+            let exitCode: Int32
+            do {
+                try await group.run()
+                exitCode = 0
+            } catch {
+                printError("error: \(error)")
+                exitCode = 1
+            }
+            tasks.cancelAll()
+            return exitCode
+        }
+        notifier.stopping()
+        return exitCode
+    }
+
+    /// The first SIGTERM/SIGINT stops gracefully (bounded by `stopBoundSeconds`); a second one
+    /// exits at once with 128 + the signal number, as a shell reports a killed process.
+    private static func handle(
+        _ signals: AsyncStream<Int32>, group: ServiceGroup, reloads: ReloadCoordinator, notifier: SystemdNotifier,
+        logger: Logger
+    ) async {
+        var stopping = false
+        for await number in signals {
+            if number == SIGHUP {
+                // Not awaited: a stop signal must be heard while a reload connects outputs.
+                if !stopping { Task { await reloads.reload() } }
+                continue
+            }
+            guard !stopping else {
+                StandardError.write("camcast: \(DaemonSignals.name(number)) again: exiting at once")
+                _exit(128 + number)
+            }
+            stopping = true
+            logger.notice("stopping", metadata: ["signal": "\(DaemonSignals.name(number))"])
+            notifier.stopping()
+            DispatchQueue.global().asyncAfter(deadline: .now() + stopBoundSeconds) {
+                StandardError.write("camcast: error: did not stop within \(Int(stopBoundSeconds)) s; exiting")
+                _exit(1)
+            }
+            await group.triggerGracefulShutdown()
         }
     }
 

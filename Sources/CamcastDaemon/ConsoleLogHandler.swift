@@ -10,18 +10,30 @@ import Logging
 /// logger must already be safe (RTMP URLs describe themselves with the stream key masked).
 public struct ConsoleLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
-    public var logLevel: Logger.Level
     private let label: String
     private let withTimestamps: Bool
+    /// The process-wide level (from the config, changed by reloads)…
+    private let sharedLevel: LogLevelSetting
+    /// …unless code set one on this logger itself.
+    private var ownLevel: Logger.Level?
 
-    public init(label: String, level: Logger.Level, withTimestamps: Bool) {
+    public var logLevel: Logger.Level {
+        get { ownLevel ?? sharedLevel.level }
+        set { ownLevel = newValue }
+    }
+
+    public init(label: String, level: LogLevelSetting, withTimestamps: Bool) {
         self.label = label
-        logLevel = level
+        sharedLevel = level
         self.withTimestamps = withTimestamps
     }
 
+    public init(label: String, level: Logger.Level, withTimestamps: Bool) {
+        self.init(label: label, level: LogLevelSetting(level), withTimestamps: withTimestamps)
+    }
+
     /// Timestamps unless stderr is the journal.
-    public static func standard(label: String, level: Logger.Level) -> ConsoleLogHandler {
+    public static func standard(label: String, level: LogLevelSetting) -> ConsoleLogHandler {
         ConsoleLogHandler(label: label, level: level, withTimestamps: getenv("JOURNAL_STREAM") == nil)
     }
 

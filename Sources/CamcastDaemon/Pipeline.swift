@@ -15,31 +15,34 @@ import Synchronization
 /// an output fails — with the encoder flushed and every output ended with an end-of-sequence tag.
 public struct Pipeline: Service {
     private let settings: RunSettings
-    private let logger: Logger
+    let logger: Logger
+    /// Reload, health and status hooks for the daemon around the pipeline.
+    let control: PipelineControl
 
-    public init(settings: RunSettings, logger: Logger) {
+    public init(settings: RunSettings, logger: Logger, control: PipelineControl = PipelineControl()) {
         self.settings = settings
         self.logger = logger
+        self.control = control
     }
 
     public func run() async throws {
         guard !settings.outputs.isEmpty else { throw PipelineError.noOutputs }
         let stop = StopSignal()
-        let counters = PipelineCounters()
+        let counters = control.counters
         let assembler = Mutex(FLVStreamAssembler())
         let lastCaptureTime = Atomic<Int64>(0)
-        let outputsBox = Mutex<[any StreamOutput]>([])
-        let rawWriters = try makeAnnexBWriters()
-        defer { rawWriters.forEach { $0.close() } }
+        // The stages a reload may swap; the encoder's callback reaches outputs only through it.
+        let stagesBox = Mutex<PipelineStages?>(nil)
 
         let encoder: X264EncoderSession
         do {
             encoder = try X264EncoderSession(settings: settings.encoder, logger: logger) { picture in
+                guard let stages = stagesBox.withLock({ $0 }) else { return }
                 counters.framesEncoded.add(1, ordering: .relaxed)
                 if picture.isKeyframe { counters.keyframes.add(1, ordering: .relaxed) }
                 counters.encodedBytes.add(picture.nalUnits.reduce(0) { $0 + $1.bytes.count }, ordering: .relaxed)
                 lastCaptureTime.store(picture.pts, ordering: .relaxed)
-                for writer in rawWriters {
+                for writer in stages.rawWriters.withLock({ $0 }) {
                     do {
                         _ = try writer.write(picture)
                     } catch {
@@ -53,7 +56,7 @@ public struct Pipeline: Service {
                     stop.fire(.failed((error as? PipelineError) ?? .encoderFailed("\(error)")))
                     return
                 }
-                for output in outputsBox.withLock({ $0 }) {
+                for output in stages.outputs(for: packets) {
                     for packet in packets { output.write(packet) }
                 }
             }
@@ -61,6 +64,13 @@ public struct Pipeline: Service {
             throw PipelineError.encoderFailed("\(error)")
         }
         defer { encoder.close() }
+        let stages = PipelineStages(settings: settings, encoder: encoder, stop: stop) {
+            assembler.withLock { $0.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) }
+        }
+        let rawWriters = try makeAnnexBWriters()
+        stages.rawWriters.withLock { $0 = rawWriters }
+        stagesBox.withLock { $0 = stages }
+        defer { stages.rawWriters.withLock { $0 }.forEach { $0.close() } }
 
         let outputs = try makeOutputs(encoder: encoder, stop: stop)
         var opened: [any StreamOutput] = []
@@ -73,7 +83,11 @@ public struct Pipeline: Service {
                 throw error
             }
         }
-        outputsBox.withLock { $0 = outputs }
+        // makeOutputs keeps the order of settings.outputs and skips only .h264 targets.
+        let outputTargets = settings.outputs.filter { $0.annexBPath == nil }
+        for (target, output) in zip(outputTargets, outputs) {
+            stages.add(output, for: target)
+        }
 
         let source = try makeSource()
         // A frame belongs to the run if it starts before the end, with half a frame interval of
@@ -81,7 +95,9 @@ public struct Pipeline: Service {
         let halfInterval = Int64(settings.encoder.frameRate.frameIntervalNanoseconds / 2)
         let duration = settings.durationSeconds.map { Int64($0 * 1e9) - halfInterval }
         let firstFrame = Mutex<MonotonicTime?>(nil)
-        try source.start { frame in
+        let stall = DebugCaptureStall.fromEnvironment()
+        let deliver: @Sendable (VideoFrame) -> Void = { frame in
+            stall?.waitWhileStalled()
             if let duration {
                 let first = firstFrame.withLock { first in
                     if first == nil { first = frame.timestamp }
@@ -100,6 +116,10 @@ public struct Pipeline: Service {
                 stop.fire(.failed(.encoderFailed("\(error)")))
             }
         }
+        stages.deliver.withLock { $0 = deliver }
+        try source.start(deliver: deliver)
+        stages.source.withLock { $0 = source }
+        control.attach(self, stages)
         logger.info(
             "streaming",
             metadata: [
@@ -109,40 +129,37 @@ public struct Pipeline: Service {
             ])
 
         let reason = await withGracefulShutdownHandler {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    await logStatus(every: settings.statusIntervalSeconds, counters: counters, outputs: outputs, stop: stop)
-                }
-                let reason = await stop.wait()
-                group.cancelAll()
-                return reason
-            }
+            await stop.wait()
         } onGracefulShutdown: {
             stop.fire(.shutdownRequested)
         }
 
-        source.stop()
+        // Waits for a reload in progress; none starts after this.
+        stages.closed.withLock { $0 = true }
+        control.detach()
+        let finalSource = stages.source.withLock { $0 }
+        finalSource?.stop()
         do {
             try encoder.flush()
         } catch {
             logger.warning("encoder flush failed", metadata: ["error": "\(error)"])
         }
         let end = assembler.withLock { $0.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) }
-        for output in outputs {
+        for output in stages.currentOutputs {
             output.finish(endTimestamp: end, drainSeconds: settings.stopDrainSeconds)
         }
-        let delivery = outputs.map(\.deliveryCounters).reduce(DeliveryCounters(), +)
+        let delivery = stages.currentOutputs.map(\.statistics).reduce(OutputStatistics(), +)
         logger.info(
             "stopped",
             metadata: [
                 "reason": "\(reason)", "frames": "\(counters.framesEncoded.load(ordering: .relaxed))",
-                "skipped": "\(source.skippedFrames)", "dropped": "\(delivery.droppedFrames)",
+                "skipped": "\(finalSource?.skippedFrames ?? 0)", "dropped": "\(delivery.droppedFrames)",
                 "discarded": "\(delivery.discardedFrames)", "reconnects": "\(delivery.reconnects)",
             ])
         if case .failed(let error) = reason { throw error }
     }
 
-    private func makeSource() throws -> any FrameSource {
+    func makeSource() throws -> any FrameSource {
         switch settings.source {
         case .testPattern:
             try TestPatternSource(size: settings.encoder.size, frameRate: settings.encoder.frameRate)
@@ -151,7 +168,7 @@ public struct Pipeline: Service {
         }
     }
 
-    private func makeOutputs(encoder: X264EncoderSession, stop: StopSignal) throws -> [any StreamOutput] {
+    func makeOutputs(encoder: X264EncoderSession, stop: StopSignal) throws -> [any StreamOutput] {
         let metadata = try FLVMuxer().metadataTag(
             FLVMetadata(
                 width: settings.encoder.size.width, height: settings.encoder.size.height,
@@ -174,7 +191,7 @@ public struct Pipeline: Service {
     }
 
     /// Raw `.h264` outputs take the encoder's pictures as they are (Annex-B needs NAL units, not FLV tags).
-    private func makeAnnexBWriters() throws -> [AnnexBWriter] {
+    func makeAnnexBWriters() throws -> [AnnexBWriter] {
         try settings.outputs.compactMap { target -> AnnexBWriter? in
             guard case .annexBFile(let path, let maxFrames) = target else { return nil }
             do {
@@ -182,32 +199,6 @@ public struct Pipeline: Service {
             } catch {
                 throw PipelineError.outputFailed(output: path, reason: "\(error)")
             }
-        }
-    }
-
-    private func logStatus(every seconds: Double, counters: PipelineCounters, outputs: [any StreamOutput], stop: StopSignal) async {
-        var previousFrames = 0
-        var previousBytes = 0
-        while !Task.isCancelled {
-            do {
-                try await Task.sleep(for: .seconds(seconds))
-            } catch {
-                return
-            }
-            let frames = counters.framesEncoded.load(ordering: .relaxed)
-            let bytes = counters.encodedBytes.load(ordering: .relaxed)
-            let delivery = outputs.map(\.deliveryCounters).reduce(DeliveryCounters(), +)
-            logger.info(
-                "status",
-                metadata: [
-                    "fps": "\(Double(frames - previousFrames) / seconds)",
-                    "kbps": "\(Int(Double(bytes - previousBytes) * 8 / 1000 / seconds))",
-                    "frames": "\(frames)", "keyframes": "\(counters.keyframes.load(ordering: .relaxed))",
-                    "dropped": "\(delivery.droppedFrames)", "discarded": "\(delivery.discardedFrames)",
-                    "reconnects": "\(delivery.reconnects)",
-                ])
-            previousFrames = frames
-            previousBytes = bytes
         }
     }
 }

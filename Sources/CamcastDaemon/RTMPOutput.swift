@@ -80,9 +80,9 @@ final class RTMPOutput: StreamOutput {
         return options
     }
 
-    var deliveryCounters: DeliveryCounters {
-        DeliveryCounters(
-            droppedFrames: queue.droppedFrames.load(ordering: .relaxed),
+    var statistics: OutputStatistics {
+        OutputStatistics(
+            queuedPackets: queue.count, droppedFrames: queue.droppedFrames.load(ordering: .relaxed),
             discardedFrames: queue.discardedFrames.load(ordering: .relaxed),
             reconnects: reconnects.load(ordering: .relaxed))
     }
@@ -125,7 +125,7 @@ final class RTMPOutput: StreamOutput {
             MonotonicTime.now().adding(nanoseconds: UInt64(drainSeconds * 1e9)).nanoseconds, ordering: .releasing)
         queue.close()
         joinThreads()
-        let counters = deliveryCounters
+        let counters = statistics
         logger.info(
             "RTMP output ended",
             metadata: [

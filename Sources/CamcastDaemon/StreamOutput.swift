@@ -12,11 +12,6 @@ protocol StreamOutput: AnyObject, Sendable {
     /// Sends what is still queued (bounded by `drainSeconds`), ends the stream with the AVC
     /// end-of-sequence tag at `endTimestamp`, and closes.
     func finish(endTimestamp: UInt32, drainSeconds: Double)
-    /// Frames lost on the way and reconnections so far, for the status line.
-    var deliveryCounters: DeliveryCounters { get }
-}
-
-extension StreamOutput {
-    /// An output that loses nothing on the way (a file).
-    var deliveryCounters: DeliveryCounters { DeliveryCounters() }
+    /// Queue, drop and reconnect figures for the status line (see OutputStatistics.swift).
+    var statistics: OutputStatistics { get }
 }

@@ -109,6 +109,7 @@ final class X264Encoder {
 
     var bitrateKbps: Int { Int(parameters.rc.i_bitrate) }
 
+
     private static func fill(_ image: inout x264_image_t, from input: X264InputImage) {
         func plane(_ index: Int) -> UnsafeMutablePointer<UInt8>? {
             // x264 only reads input planes (it copies them into its own frame); the C API is just

@@ -27,12 +27,16 @@ extension X264EncoderSession {
         }
     }
 
-    /// Drops the failed encoder and opens a new one with the current bitrate, up to
+    /// Drops the failed encoder and opens a new one with the current bitrate and keyframe interval, up to
     /// `recovery.attempts` times, `recovery.delay` apart. Closes the session if every try fails.
     private func recreateEncoder(state: inout State) throws(EncoderError) -> X264Encoder {
         state.encoder = nil
         var settings = self.settings
         settings.bitrateKbps = state.bitrateKbps
+        if let interval = state.keyframeInterval {
+            settings.keyframeIntervalSeconds = interval.seconds
+            settings.keyframeIntervalFrames = interval.frames
+        }
         var lastError = EncoderError.closed
         for attempt in 1...max(1, recovery.attempts) where recovery.attempts > 0 {
             if attempt > 1 { Self.sleep(recovery.delay) }

@@ -8,6 +8,13 @@ extension X264EncoderSession {
         var encoder: X264Encoder?
         let converter = FrameConverter()
         var bitrateKbps: Int
+        /// The keyframe interval given to `reconfigure(keyframeIntervalSeconds:frames:)`; nil while
+        /// the session's settings still hold.
+        var keyframeInterval: (seconds: Double, frames: Int?)?
+        /// A keyframe interval shorter than x264's own, enforced by forcing IDRs; nil when x264's applies.
+        var forcedKeyframeInterval: Int?
+        /// Pictures delivered since the last keyframe.
+        var picturesSinceKeyframe = 0
         /// The SPS/PPS in force: from `x264_encoder_headers`, then from each keyframe's own NALs.
         var parameterSets: H264ParameterSets
         /// What the last delivered picture carried; nil before the first.
@@ -32,6 +39,12 @@ extension X264EncoderSession {
             return last + 1
         }
 
+        /// Whether the next picture would be `forcedKeyframeInterval` pictures past the last keyframe.
+        var keyframeIntervalReached: Bool {
+            guard let interval = forcedKeyframeInterval else { return false }
+            return picturesSinceKeyframe + 1 >= interval
+        }
+
         /// Records the PTS of a frame x264 accepted; warns the first time one had to be bumped.
         mutating func accept(pts: Int64, of frame: VideoFrame, logger: Logger) {
             if pts != frame.timestamp.milliseconds {
@@ -54,6 +67,7 @@ extension X264EncoderSession {
             }
             let changed = deliveredParameterSets != parameterSets
             deliveredParameterSets = parameterSets
+            picturesSinceKeyframe = result.isKeyframe ? 0 : picturesSinceKeyframe + 1
             defer { nextFrameNumber += 1 }
             return EncodedPicture(
                 nalUnits: result.nalUnits, isKeyframe: result.isKeyframe, pts: result.pts, dts: result.dts,

@@ -52,7 +52,7 @@ public final class X264EncoderSession: Sendable {
             guard let encoder = state.encoder else { throw .closed }
             let pts = state.presentationTime(for: frame)
             let converter = state.converter
-            let forceIDR = state.keyframeRequested
+            let forceIDR = state.keyframeRequested || state.keyframeIntervalReached
             let result = try converter.withImage(of: frame, size: settings.size) { (image) throws(EncoderError) in
                 try encodeRecovering(image, pts: pts, forceIDR: forceIDR, encoder: encoder, state: &state)
             }
@@ -85,6 +85,64 @@ public final class X264EncoderSession: Sendable {
             state.bitrateKbps = bitrateKbps
         }
         logger.debug("encoder bitrate changed", metadata: ["kbps": "\(bitrateKbps)"])
+    }
+
+    /// Re-opens x264 with a new average bitrate, for a change that must hold (a config reload).
+    ///
+    /// `reconfigure(bitrateKbps:)` cannot do that in ABR mode: x264_encoder_reconfig moves only the
+    /// VBV cap, never the average target (ratecontrol.c: "We don't support changing the ABR bitrate
+    /// right now"; only CBR follows). So the session drains what x264 still holds, opens a new
+    /// encoder with the new bitrate and makes the next picture an IDR. The stream goes on with the
+    /// same SPS/PPS and timestamps; consumers see one extra keyframe.
+    public func restart(bitrateKbps: Int) throws(EncoderError) {
+        guard EncoderSettings.bitrateRangeKbps.contains(bitrateKbps) else {
+            let range = EncoderSettings.bitrateRangeKbps
+            throw .invalidSettings([
+                EncoderSettingsProblem(
+                    setting: "encoder.bitrateKbps", value: "\(bitrateKbps)",
+                    allowed: "\(range.lowerBound)...\(range.upperBound) kbit/s")
+            ])
+        }
+        var reopened = settings
+        reopened.bitrateKbps = bitrateKbps
+        try state.withLock { (state) throws(EncoderError) in
+            guard let old = state.encoder else { throw .closed }
+            while old.delayedFrames > 0 {
+                if let result = try old.encode(nil, pts: 0, forceIDR: false) { deliver(result, state: &state) }
+            }
+            state.encoder = try X264Encoder(settings: reopened, logger: logger)
+            state.bitrateKbps = bitrateKbps
+            state.keyframeRequested = true
+        }
+        logger.info("encoder re-opened for a new bitrate", metadata: ["kbps": "\(bitrateKbps)"])
+    }
+
+    /// Changes the longest time between keyframes live; as at open, the shorter of `seconds` and
+    /// `frames` wins.
+    ///
+    /// x264_encoder_reconfig does not take `i_keyint_max` (encoder.c copies only rate control,
+    /// analysis and deblocking fields), so the session forces an IDR itself once a picture would
+    /// be that far from the previous keyframe. x264's own interval still applies too, so a live
+    /// change can only shorten the interval the session was opened with.
+    public func reconfigure(keyframeIntervalSeconds seconds: Double, frames: Int?) throws(EncoderError) {
+        var changed = settings
+        changed.keyframeIntervalSeconds = seconds
+        changed.keyframeIntervalFrames = frames
+        var problems = changed.validate().filter { $0.setting.contains("keyframeInterval") }
+        let intervalFrames = changed.keyframeIntervalInFrames
+        if problems.isEmpty && intervalFrames > settings.keyframeIntervalInFrames {
+            problems.append(
+                EncoderSettingsProblem(
+                    setting: "encoder.keyframeIntervalSeconds", value: "\(intervalFrames) frames",
+                    allowed: "at most the \(settings.keyframeIntervalInFrames) frames the encoder was opened with (longer needs a restart)"))
+        }
+        guard problems.isEmpty else { throw .invalidSettings(problems) }
+        try state.withLock { (state) throws(EncoderError) in
+            guard state.encoder != nil else { throw .closed }
+            state.keyframeInterval = (seconds, frames)
+            state.forcedKeyframeInterval = intervalFrames < settings.keyframeIntervalInFrames ? intervalFrames : nil
+        }
+        logger.debug("encoder keyframe interval changed", metadata: ["frames": "\(intervalFrames)"])
     }
 
     /// Drains the pictures x264 still holds (lookahead, B-frames) and delivers them. x264 cannot

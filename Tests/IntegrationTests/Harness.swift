@@ -83,6 +83,8 @@ final class RunningProcess {
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // The child gets the test's whole environment: camcast must ignore the CAMCAST_TEST_*
+        // switches while rejecting any other unknown CAMCAST_* name.
         var child = pid_t()
         let result = posix_spawn(&child, executable, &actions, nil, argv, environ)
         guard result == 0 else { throw HarnessError("could not start \(executable): errno \(result)") }

@@ -1,0 +1,153 @@
+import Capture
+import Encoder
+import Logging
+
+/// What one reload did, for the log and for systemd's STATUS=.
+struct ReloadOutcome: Sendable {
+    /// One short phrase per change that took effect, e.g. "bitrate 1000 → 2500 kbit/s".
+    var applied: [String] = []
+    /// Changed keys that need a restart of the daemon.
+    var needsRestart: [String] = []
+    /// Stages that could not be changed; the old ones keep running where they could.
+    var failures: [String] = []
+}
+
+extension Pipeline {
+    /// Applies `new` to the running stages, restarting only what the change concerns (see
+    /// `ReloadPlan`). Blocks while outputs connect or a source restarts: call it off the
+    /// capture thread and off the cooperative pool.
+    func apply(_ new: RunSettings, to stages: PipelineStages) -> ReloadOutcome {
+        stages.closed.withLock { closed in
+            guard !closed, !stages.stop.hasFired else {
+                return ReloadOutcome(failures: ["the pipeline is stopping"])
+            }
+            let old = stages.settings.withLock { $0 }
+            let plan = ReloadPlan(from: old, to: new)
+            var outcome = ReloadOutcome(needsRestart: plan.needsRestart)
+            var running = old
+            applyEncoderChanges(plan, to: stages, running: &running, outcome: &outcome)
+            if plan.restartSource {
+                restartSource(new, stages: stages, running: &running, outcome: &outcome)
+            }
+            if !plan.outputsToClose.isEmpty || !plan.outputsToOpen.isEmpty {
+                replaceOutputs(plan, new: new, stages: stages, running: &running, outcome: &outcome)
+            }
+            if let seconds = plan.statusIntervalSeconds {
+                running.statusIntervalSeconds = seconds
+                outcome.applied.append("status every \(seconds) s")
+            }
+            stages.settings.withLock { $0 = running }
+            return outcome
+        }
+    }
+
+    private func applyEncoderChanges(
+        _ plan: ReloadPlan, to stages: PipelineStages, running: inout RunSettings, outcome: inout ReloadOutcome
+    ) {
+        if let kbps = plan.bitrateKbps {
+            do {
+                // Not reconfigure(bitrateKbps:): in ABR, x264 moves only the VBV cap live.
+                try stages.encoder.restart(bitrateKbps: kbps)
+                outcome.applied.append("bitrate \(running.encoder.bitrateKbps) → \(kbps) kbit/s")
+                running.encoder.bitrateKbps = kbps
+            } catch {
+                outcome.failures.append("bitrate: \(error)")
+            }
+        }
+        if let interval = plan.keyframeInterval {
+            do {
+                try stages.encoder.reconfigure(keyframeIntervalSeconds: interval.seconds, frames: interval.frames)
+                running.encoder.keyframeIntervalSeconds = interval.seconds
+                running.encoder.keyframeIntervalFrames = interval.frames
+                outcome.applied.append("keyframe every \(running.encoder.keyframeIntervalInFrames) frames")
+            } catch {
+                outcome.failures.append("keyframe interval: \(error)")
+            }
+        }
+    }
+
+    /// Starts the new source before giving up the old one's place: if the new one cannot start,
+    /// the old one is started again.
+    private func restartSource(
+        _ new: RunSettings, stages: PipelineStages, running: inout RunSettings, outcome: inout ReloadOutcome
+    ) {
+        guard let deliver = stages.deliver.withLock({ $0 }) else { return }
+        var next = running
+        next.source = new.source
+        let replacement: any FrameSource
+        do {
+            replacement = try Pipeline(settings: next, logger: logger, control: control).makeSource()
+        } catch {
+            outcome.failures.append("source \(new.source): \(error)")
+            return
+        }
+        let old = stages.source.withLock { $0 }
+        old?.stop()
+        do {
+            try replacement.start(deliver: deliver)
+            stages.source.withLock { $0 = replacement }
+            outcome.applied.append("source \(running.source) → \(new.source)")
+            running.source = new.source
+        } catch {
+            outcome.failures.append("source \(new.source): \(error)")
+            do {
+                try old?.start(deliver: deliver)
+            } catch {
+                stages.stop.fire(.failed(.sourceFailed("could not restart after a failed reload: \(error)")))
+            }
+        }
+    }
+
+    /// Closes the outputs that went away or changed (ending their stream properly), then opens
+    /// the new ones; the others never notice.
+    private func replaceOutputs(
+        _ plan: ReloadPlan, new: RunSettings, stages: PipelineStages, running: inout RunSettings, outcome: inout ReloadOutcome
+    ) {
+        let end = stages.streamTime()
+        for output in stages.remove(plan.outputsToClose) {
+            output.finish(endTimestamp: end, drainSeconds: running.stopDrainSeconds)
+        }
+        let closingRaw = Set(plan.outputsToClose.compactMap(\.annexBPath))
+        for writer in stages.rawWriters.withLock({ writers in
+            defer { writers.removeAll { closingRaw.contains($0.path) } }
+            return writers.filter { closingRaw.contains($0.path) }
+        }) {
+            writer.close()
+        }
+        for target in plan.outputsToClose {
+            outcome.applied.append("closed \(target)")
+        }
+        running.outputs.removeAll { plan.outputsToClose.contains($0) }
+        running.rtmp = new.rtmp
+        running.sendQueueMilliseconds = new.sendQueueMilliseconds
+
+        for target in plan.outputsToOpen {
+            var single = running
+            single.outputs = [target]
+            let builder = Pipeline(settings: single, logger: logger, control: control)
+            do {
+                if target.annexBPath != nil {
+                    let writers = try builder.makeAnnexBWriters()
+                    stages.rawWriters.withLock { $0 += writers }
+                    stages.encoder.requestKeyframe()
+                } else {
+                    for output in try builder.makeOutputs(encoder: stages.encoder, stop: stages.stop) {
+                        try output.open()
+                        stages.add(output, for: target)
+                    }
+                }
+                running.outputs.append(target)
+                outcome.applied.append("opened \(target)")
+            } catch {
+                outcome.failures.append("\(target): \(error)")
+            }
+        }
+    }
+}
+
+extension OutputTarget {
+    var annexBPath: String? {
+        if case .annexBFile(let path, _) = self { return path }
+        return nil
+    }
+}

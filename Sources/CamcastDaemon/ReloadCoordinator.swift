@@ -1,0 +1,62 @@
+import Config
+import Dispatch
+import Logging
+
+/// SIGHUP: read the config file again and apply it to the running pipeline.
+///
+/// The new file goes through exactly the checks of a start (SettingsResolver, with the same
+/// command-line flags and environment on top, so flags keep winning). If it has any problem,
+/// every problem is logged and nothing changes. systemd hears RELOADING=1 before and READY=1 after,
+/// either way. Reloads run one at a time.
+actor ReloadCoordinator {
+    private let flags: CommandLineSettings
+    private let environment: [String: String]
+    private let control: PipelineControl
+    private let notifier: SystemdNotifier
+    private let logLevel: LogLevelSetting
+    private let logger: Logger
+
+    init(
+        flags: CommandLineSettings, environment: [String: String], control: PipelineControl,
+        notifier: SystemdNotifier, logLevel: LogLevelSetting, logger: Logger
+    ) {
+        self.flags = flags
+        self.environment = environment
+        self.control = control
+        self.notifier = notifier
+        self.logLevel = logLevel
+        self.logger = logger
+    }
+
+    func reload() async {
+        notifier.reloading()
+        logger.notice("reloading", metadata: ["config": "\(flags.configPath ?? "none")"])
+        let resolved: ResolvedRun
+        do {
+            resolved = try SettingsResolver.resolve(flags, environment: environment)
+        } catch {
+            for problem in error.problems { logger.error("\(problem)") }
+            logger.error("reload rejected; the stream continues unchanged", metadata: ["problems": "\(error.problems.count)"])
+            notifier.ready(status: "reload rejected: \(error.problems.count) problem(s) in the config; running unchanged")
+            return
+        }
+        for warning in resolved.warnings { logger.warning("\(warning)") }
+        let control = self.control
+        let settings = resolved.settings
+        // Opening an RTMP output blocks while it connects: keep that off the cooperative pool.
+        let outcome = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: control.reload(to: settings)) }
+        }
+        if logLevel.level != resolved.logLevel {
+            logLevel.level = resolved.logLevel
+            logger.notice("log level changed", metadata: ["level": "\(resolved.logLevel)"])
+        }
+        for change in outcome.applied { logger.notice("reload applied: \(change)") }
+        for key in outcome.needsRestart { logger.warning("reload: \(key) changed; it takes effect at the next restart") }
+        for failure in outcome.failures { logger.error("reload failed: \(failure)") }
+        let summary = outcome.applied.isEmpty && outcome.needsRestart.isEmpty && outcome.failures.isEmpty
+            ? "nothing changed" : "\(outcome.applied.count) applied, \(outcome.needsRestart.count) need a restart, \(outcome.failures.count) failed"
+        logger.notice("reloaded", metadata: ["result": "\(summary)"])
+        notifier.ready(status: "reloaded: \(summary)")
+    }
+}

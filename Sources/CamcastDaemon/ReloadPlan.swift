@@ -1,0 +1,80 @@
+import Encoder
+
+/// What a reload changes, worked out from the running settings and the new ones before anything
+/// is touched: the least that has to restart for the new file to take effect.
+///
+/// - bitrate and keyframe interval: applied to the running encoder (`x264_encoder_reconfig`);
+///   no output reconnects.
+/// - outputs: the ones removed or changed are closed (with their end-of-sequence tag), new ones
+///   are opened; the others keep streaming. A change to the RTMP network or queue settings
+///   counts as a change to every RTMP output.
+/// - source (device, pixel format, buffers, test pattern ↔ device): the source restarts; the
+///   encoder and outputs keep running.
+/// - size, frame rate and the other encoder properties shape the H.264 stream itself: they need
+///   a restart of the daemon and are reported, not applied.
+struct ReloadPlan: Equatable {
+    var bitrateKbps: Int?
+    var keyframeInterval: KeyframeInterval?
+    var restartSource = false
+    var outputsToClose: [OutputTarget] = []
+    var outputsToOpen: [OutputTarget] = []
+    var statusIntervalSeconds: Double?
+    /// Changed keys that take effect only when the daemon restarts.
+    var needsRestart: [String] = []
+
+    struct KeyframeInterval: Equatable {
+        var seconds: Double
+        var frames: Int?
+    }
+
+    init(from old: RunSettings, to new: RunSettings) {
+        let before = old.encoder
+        let after = new.encoder
+        if after.bitrateKbps != before.bitrateKbps { bitrateKbps = after.bitrateKbps }
+        if after.keyframeIntervalSeconds != before.keyframeIntervalSeconds
+            || after.keyframeIntervalFrames != before.keyframeIntervalFrames
+        {
+            keyframeInterval = KeyframeInterval(seconds: after.keyframeIntervalSeconds, frames: after.keyframeIntervalFrames)
+        }
+        needsRestart = Self.restartOnlyChanges(before, after)
+
+        if old.source != new.source && !needsRestart.contains("source.size") && !needsRestart.contains("source.fps") {
+            restartSource = true
+        }
+
+        let transportChanged = old.rtmp != new.rtmp || old.sendQueueMilliseconds != new.sendQueueMilliseconds
+        func mustClose(_ target: OutputTarget) -> Bool {
+            if !new.outputs.contains(target) { return true }
+            if case .rtmp = target { return transportChanged }
+            return false
+        }
+        outputsToClose = old.outputs.filter(mustClose)
+        outputsToOpen = new.outputs.filter { !old.outputs.contains($0) || outputsToClose.contains($0) }
+
+        if new.statusIntervalSeconds != old.statusIntervalSeconds { statusIntervalSeconds = new.statusIntervalSeconds }
+    }
+
+    var isEmpty: Bool {
+        bitrateKbps == nil && keyframeInterval == nil && !restartSource && outputsToClose.isEmpty
+            && outputsToOpen.isEmpty && statusIntervalSeconds == nil && needsRestart.isEmpty
+    }
+
+    /// The encoder properties that cannot change in a running x264 session, by config key.
+    private static func restartOnlyChanges(_ before: EncoderSettings, _ after: EncoderSettings) -> [String] {
+        var keys: [String] = []
+        func check(_ key: String, _ changed: Bool) { if changed { keys.append(key) } }
+        check("source.size", before.size != after.size)
+        check("source.fps", before.frameRate != after.frameRate)
+        check("encoder.max_rate_factor", before.maxRateFactor != after.maxRateFactor)
+        check("encoder.rate_window_seconds", before.rateWindowSeconds != after.rateWindowSeconds)
+        check("encoder.preset", before.preset != after.preset)
+        check("encoder.realtime", before.zeroLatency != after.zeroLatency)
+        check("encoder.profile", before.profile != after.profile)
+        check("encoder.level", before.level != after.level)
+        check("encoder.bframes", before.bFrames != after.bFrames)
+        check("encoder.entropy", before.entropy != after.entropy)
+        check("encoder.threads", before.threads != after.threads)
+        check("encoder.max_frame_delay", before.maxFrameDelay != after.maxFrameDelay)
+        return keys
+    }
+}

@@ -1,0 +1,36 @@
+/// The one-line status, in the log and in systemd's STATUS= (`systemctl status` shows it):
+///
+///     1280x720 in 30.0 fps out 30.0 fps 2496/2500 kbit/s queue 0 dropped 0 reconnects 0 outputs 2 up 1d02:03:04
+///
+/// Rates are over the time between the two snapshots: what happened lately, not since start.
+struct StatusLine {
+    var previous: PipelineSnapshot
+    var current: PipelineSnapshot
+    var uptimeSeconds: Double
+
+    var text: String {
+        let seconds = max(Double(current.at.nanoseconds(since: previous.at)) / 1e9, 0.001)
+        let fpsIn = Double(current.framesCaptured - previous.framesCaptured) / seconds
+        let fpsOut = Double(current.framesEncoded - previous.framesEncoded) / seconds
+        let kbps = Int((Double(current.encodedBytes - previous.encodedBytes) * 8 / 1000 / seconds).rounded())
+        let dropped = current.droppedFrames + current.skippedAtSource
+        return "\(current.size) in \(Self.oneDecimal(fpsIn)) fps out \(Self.oneDecimal(fpsOut)) fps "
+            + "\(kbps)/\(current.targetKbps) kbit/s queue \(current.queuedPackets) dropped \(dropped) "
+            + "reconnects \(current.reconnects) outputs \(current.outputs) up \(Self.duration(uptimeSeconds))"
+    }
+
+    static func oneDecimal(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(abs(tenths % 10))"
+    }
+
+    /// `0:00:05`, `2:03:04`, `1d02:03:04`.
+    static func duration(_ seconds: Double) -> String {
+        let total = max(0, Int(seconds))
+        let days = total / 86400
+        let hours = total / 3600 % 24
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let clock = "\(two(total / 60 % 60)):\(two(total % 60))"
+        return days > 0 ? "\(days)d\(two(hours)):\(clock)" : "\(hours):\(clock)"
+    }
+}

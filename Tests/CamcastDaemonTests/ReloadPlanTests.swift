@@ -1,0 +1,77 @@
+import Capture
+import Encoder
+import Media
+import RTMP
+import Testing
+
+@testable import CamcastDaemon
+
+@Suite struct ReloadPlanTests {
+    static let file = OutputTarget.flvFile(path: "/var/lib/camcast/a.flv")
+    static let server = OutputTarget.rtmp(try! RTMPURL(parsing: "rtmp://127.0.0.1/live/one"))
+    static let otherKey = OutputTarget.rtmp(try! RTMPURL(parsing: "rtmp://127.0.0.1/live/two"))
+
+    static func settings(bitrate: Int = 2500, outputs: [OutputTarget] = [file, server]) -> RunSettings {
+        RunSettings(
+            source: .testPattern,
+            encoder: EncoderSettings(size: VideoSize(width: 640, height: 360), frameRate: FrameRate(numerator: 30, denominator: 1), bitrateKbps: bitrate),
+            outputs: outputs)
+    }
+
+    @Test func sameSettingsChangeNothing() {
+        #expect(ReloadPlan(from: Self.settings(), to: Self.settings()).isEmpty)
+    }
+
+    @Test func bitrateAndKeyframeIntervalApplyToTheRunningEncoderOnly() {
+        var new = Self.settings(bitrate: 4000)
+        new.encoder.keyframeIntervalSeconds = 1
+        let plan = ReloadPlan(from: Self.settings(), to: new)
+        #expect(plan.bitrateKbps == 4000)
+        #expect(plan.keyframeInterval == .init(seconds: 1, frames: nil))
+        #expect(plan.outputsToClose.isEmpty && plan.outputsToOpen.isEmpty, "no output reconnects")
+        #expect(!plan.restartSource)
+        #expect(plan.needsRestart.isEmpty)
+    }
+
+    @Test func onlyTheOutputsThatChangedAreClosedAndOpened() {
+        let plan = ReloadPlan(from: Self.settings(), to: Self.settings(outputs: [Self.file, Self.otherKey]))
+        // Same host and app, another stream key: a different output, though both log as …/live/****.
+        #expect(plan.outputsToClose == [Self.server])
+        #expect(plan.outputsToOpen == [Self.otherKey])
+        #expect(plan.bitrateKbps == nil)
+    }
+
+    @Test func networkSettingsReopenEveryRTMPOutputButNoFile() {
+        var new = Self.settings()
+        new.rtmp.sendTimeoutSeconds = 3
+        let plan = ReloadPlan(from: Self.settings(), to: new)
+        #expect(plan.outputsToClose == [Self.server])
+        #expect(plan.outputsToOpen == [Self.server])
+    }
+
+    @Test func aNewDeviceRestartsTheSourceOnly() {
+        var new = Self.settings()
+        new.source = .device(
+            V4L2SourceSettings(devicePath: "/dev/video0", size: new.encoder.size, frameRate: new.encoder.frameRate))
+        let plan = ReloadPlan(from: Self.settings(), to: new)
+        #expect(plan.restartSource)
+        #expect(plan.outputsToClose.isEmpty && plan.bitrateKbps == nil && plan.needsRestart.isEmpty)
+    }
+
+    @Test func sizeProfileAndPresetNeedARestartAndAreNotApplied() {
+        var new = Self.settings()
+        new.encoder.size = VideoSize(width: 1280, height: 720)
+        new.encoder.profile = .main
+        new.encoder.preset = "ultrafast"
+        new.source = .device(V4L2SourceSettings(devicePath: "/dev/video0", size: new.encoder.size, frameRate: new.encoder.frameRate))
+        let plan = ReloadPlan(from: Self.settings(), to: new)
+        #expect(plan.needsRestart == ["source.size", "encoder.preset", "encoder.profile"])
+        #expect(!plan.restartSource, "a source of another size would not fit the running encoder")
+    }
+
+    @Test func statusIntervalIsApplied() {
+        var new = Self.settings()
+        new.statusIntervalSeconds = 5
+        #expect(ReloadPlan(from: Self.settings(), to: new).statusIntervalSeconds == 5)
+    }
+}

@@ -1,0 +1,33 @@
+import Media
+import Testing
+
+@testable import CamcastDaemon
+
+@Suite struct StatusLineTests {
+    private func snapshot(atSeconds seconds: UInt64, captured: Int, encoded: Int, bytes: Int) -> PipelineSnapshot {
+        PipelineSnapshot(
+            at: MonotonicTime(nanoseconds: seconds * 1_000_000_000), size: VideoSize(width: 1280, height: 720),
+            targetKbps: 2500, framesCaptured: captured, framesEncoded: encoded, encodedBytes: bytes,
+            skippedAtSource: 3, outputs: 2, queuedPackets: 4, droppedFrames: 5, reconnects: 1)
+    }
+
+    @Test func ratesAreOverTheIntervalBetweenSnapshots() {
+        let previous = snapshot(atSeconds: 100, captured: 3000, encoded: 2990, bytes: 10_000_000)
+        // 10 s later: 300 frames in, 299 out, 3 125 000 bytes = 2500 kbit/s.
+        let current = snapshot(atSeconds: 110, captured: 3300, encoded: 3289, bytes: 13_125_000)
+        let line = StatusLine(previous: previous, current: current, uptimeSeconds: 93784).text
+        #expect(
+            line == "1280x720 in 30.0 fps out 29.9 fps 2500/2500 kbit/s queue 4 dropped 8 reconnects 1 outputs 2 up 1d02:03:04")
+    }
+
+    @Test(arguments: [(0.0, "0:00:00"), (5.9, "0:00:05"), (3661, "1:01:01"), (86399, "23:59:59"), (86400, "1d00:00:00")])
+    func uptime(_ seconds: Double, _ text: String) {
+        #expect(StatusLine.duration(seconds) == text)
+    }
+
+    @Test func oneDecimal() {
+        #expect(StatusLine.oneDecimal(29.97) == "30.0")
+        #expect(StatusLine.oneDecimal(0.04) == "0.0")
+        #expect(StatusLine.oneDecimal(7.25) == "7.3")
+    }
+}
