@@ -12,10 +12,11 @@ public struct EncoderSettings: Sendable, Hashable {
     public var frameRate: FrameRate
     /// Average bitrate in kbit/s (`rc.i_bitrate`, ABR rate control).
     public var bitrateKbps: Int
-    /// Peak rate as a multiple of the average (`rc.i_vbv_max_bitrate`).
+    /// Rate limit as a multiple of the average: no `rateWindowSeconds` window carries more than
+    /// factor × average × window (VideoToolbox `DataRateLimits`). Becomes the VBV buffer; see
+    /// `vbvBufferKbits(forAverage:)`.
     public var maxRateFactor: Double
-    /// The window the peak rate is measured over, in seconds: VBV buffer = max rate × window
-    /// (`rc.i_vbv_buffer_size`).
+    /// The window the rate limit is measured over, in seconds.
     public var rateWindowSeconds: Double
     /// Longest time between IDR frames; ingest services want 2 s.
     public var keyframeIntervalSeconds: Double
@@ -88,14 +89,21 @@ extension EncoderSettings {
         return max(1, min(frames, fromSeconds))
     }
 
-    /// VBV peak rate in kbit/s (`rc.i_vbv_max_bitrate`).
+    /// The rate limit in kbit/s: the most any `rateWindowSeconds` window may carry, per second.
     public func maxBitrateKbps(forAverage average: Int) -> Int {
         Int((Double(average) * maxRateFactor).rounded())
     }
 
-    /// VBV buffer in kbit (`rc.i_vbv_buffer_size`): the peak rate sustained over the window.
+    /// VBV buffer in kbit (`rc.i_vbv_buffer_size`), with the VBV drained at the average rate
+    /// (`rc.i_vbv_max_bitrate` = `rc.i_bitrate`, see `X264Encoder.parameters(for:)`).
+    ///
+    /// A leaky bucket of size B drained at rate R lets any window of T seconds carry at most
+    /// B + R × T bits. With R = average, B = (factor − 1) × average × window makes that bound exactly
+    /// the rate limit. x264 needs room for at least one average frame, so that is the floor.
     public func vbvBufferKbits(forAverage average: Int) -> Int {
-        max(1, Int((Double(maxBitrateKbps(forAverage: average)) * rateWindowSeconds).rounded()))
+        let burst = (maxRateFactor - 1) * Double(average) * rateWindowSeconds
+        let oneFrame = Double(average) / max(1, frameRate.framesPerSecond)
+        return Int(max(burst, oneFrame).rounded(.up))
     }
 
     /// The effective entropy coder when `entropy` is nil is decided by the preset, so this is
