@@ -28,7 +28,12 @@ extension X264Encoder {
         p.i_timebase_den = 1000
         p.b_vfr_input = settings.zeroLatency ? 0 : 1
 
-        p.i_keyint_max = Int32(settings.keyframeIntervalInFrames)
+        // The session forces every scheduled IDR (X264EncoderSession.State.keyframeDue), because
+        // x264 cannot change i_keyint_max once open; x264 itself never ends a GOP. keyint_min is
+        // what x264 would derive from the configured interval: scene cuts closer than that to the
+        // last IDR get an I-frame, not an IDR.
+        p.i_keyint_max = X264_KEYINT_MAX_INFINITE
+        p.i_keyint_min = Int32(max(1, settings.keyframeIntervalInFrames / 10))
         if !settings.sceneCutKeyframes {
             p.i_scenecut_threshold = 0
         }

@@ -31,6 +31,7 @@ extension X264EncoderSession {
     /// `recovery.attempts` times, `recovery.delay` apart. Closes the session if every try fails.
     private func recreateEncoder(state: inout State) throws(EncoderError) -> X264Encoder {
         state.encoder = nil
+        state.inFlight.removeAll()  // the frames the failed encoder held are lost with it
         var settings = self.settings
         settings.bitrateKbps = state.bitrateKbps
         var lastError = EncoderError.closed

@@ -13,16 +13,33 @@ extension X264EncoderSession {
         /// What the last delivered picture carried; nil before the first.
         var deliveredParameterSets: H264ParameterSets?
         var keyframeRequested = false
+        /// The IDR interval in frames; Camcast, not x264, places scheduled IDRs (see
+        /// `keyframeDue`), so it can change while the session runs.
+        var keyframeInterval: Int
+        /// Frames x264 has accepted: the input index the next accepted frame will get.
+        var acceptedFrames: Int64 = 0
+        /// Input index of the last IDR, forced here or chosen by x264 (scene cut, fresh encoder).
+        var lastKeyframeInput: Int64?
+        /// Input index of each frame x264 holds, by PTS, to learn where x264's own IDRs fall.
+        var inFlight: [Int64: Int64] = [:]
         var lastPTS: Int64?
         var adjustedTimestamps = 0
         var nextFrameNumber: Int64 = 0
         /// Test seam: make the next encode calls or encoder creations fail.
         var injectedFaults = InjectedFaults()
 
-        init(encoder: X264Encoder, bitrateKbps: Int, parameterSets: H264ParameterSets) {
+        init(encoder: X264Encoder, bitrateKbps: Int, keyframeInterval: Int, parameterSets: H264ParameterSets) {
             self.encoder = encoder
             self.bitrateKbps = bitrateKbps
+            self.keyframeInterval = keyframeInterval
             self.parameterSets = parameterSets
+        }
+
+        /// Whether the next frame must be an IDR: requested, the first, or a full interval after
+        /// the last one (so a forced IDR restarts the interval, as x264's own keyint would).
+        var keyframeDue: Bool {
+            guard let last = lastKeyframeInput else { return true }
+            return keyframeRequested || acceptedFrames - last >= Int64(keyframeInterval)
         }
 
         /// The frame's capture time in ms, bumped past the previous PTS if it does not increase.
@@ -43,10 +60,15 @@ extension X264EncoderSession {
                 }
             }
             lastPTS = pts
+            inFlight[pts] = acceptedFrames
+            acceptedFrames += 1
         }
 
         /// Wraps an x264 result, tracking SPS/PPS changes and numbering pictures.
         mutating func picture(from result: X264Encoder.Output) -> EncodedPicture {
+            if let input = inFlight.removeValue(forKey: result.pts), result.isKeyframe {
+                lastKeyframeInput = max(lastKeyframeInput ?? input, input)
+            }
             if let sps = result.nalUnits.first(where: { $0.type == .sps }),
                 let pps = result.nalUnits.first(where: { $0.type == .pps })
             {

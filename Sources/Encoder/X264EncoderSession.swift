@@ -10,7 +10,8 @@ import Synchronization
 /// they come out in order, and the output handler must not call back into the session (that
 /// would deadlock).
 public final class X264EncoderSession: Sendable {
-    /// The settings the session was opened with (the bitrate may since have been reconfigured).
+    /// The settings the session was opened with (bitrate and keyframe interval may since have been
+    /// reconfigured; `bitrateKbps` and `keyframeIntervalInFrames` say what is in force).
     public let settings: EncoderSettings
     let logger: Logger
     let recovery: EncoderRecoveryPolicy
@@ -33,7 +34,9 @@ public final class X264EncoderSession: Sendable {
         self.logger = logger
         self.recovery = recovery
         self.output = output
-        self.state = Mutex(State(encoder: encoder, bitrateKbps: settings.bitrateKbps, parameterSets: headers))
+        self.state = Mutex(State(
+                encoder: encoder, bitrateKbps: settings.bitrateKbps, keyframeInterval: settings.keyframeIntervalInFrames,
+                parameterSets: headers))
         logger.info(
             "encoder opened",
             metadata: [
@@ -52,20 +55,48 @@ public final class X264EncoderSession: Sendable {
             guard let encoder = state.encoder else { throw .closed }
             let pts = state.presentationTime(for: frame)
             let converter = state.converter
-            let forceIDR = state.keyframeRequested
+            let forceIDR = state.keyframeDue
             let result = try converter.withImage(of: frame, size: settings.size) { (image) throws(EncoderError) in
                 try encodeRecovering(image, pts: pts, forceIDR: forceIDR, encoder: encoder, state: &state)
             }
             // Only a frame x264 took consumes the keyframe request and advances the PTS.
             state.keyframeRequested = false
+            if forceIDR { state.lastKeyframeInput = state.acceptedFrames }
             state.accept(pts: pts, of: frame, logger: logger)
             if let result { deliver(result, state: &state) }
         }
     }
 
-    /// Makes the next frame passed to `encode` an IDR picture (e.g. for a new RTMP connection).
-    public func requestKeyframe() {
-        state.withLock { $0.keyframeRequested = true }
+    /// Makes the next frame the session accepts an IDR picture (e.g. for a new RTMP connection).
+    ///
+    /// Returns that frame's index, counting from 0 the frames `encode` accepted (a frame it throws
+    /// for does not count, and leaves the request pending for the next one).
+    @discardableResult
+    public func requestKeyframe() -> Int64 {
+        state.withLock { state in
+            state.keyframeRequested = true
+            return state.acceptedFrames
+        }
+    }
+
+    /// Changes the IDR interval live, with the same rule as the settings: the smaller of
+    /// `keyframeIntervalFrames` and frame rate × `keyframeIntervalSeconds`. The interval runs from
+    /// the last IDR, so if that is already further back, the next frame is an IDR.
+    ///
+    /// x264_encoder_reconfig ignores `i_keyint_max` (x264's encoder_try_reconfig does not copy it),
+    /// which is why the session places scheduled IDRs itself.
+    public func reconfigure(keyframeIntervalSeconds: Double, keyframeIntervalFrames: Int? = nil) throws(EncoderError) {
+        var changed = settings
+        changed.keyframeIntervalSeconds = keyframeIntervalSeconds
+        changed.keyframeIntervalFrames = keyframeIntervalFrames
+        let problems = changed.validate()
+        guard problems.isEmpty else { throw .invalidSettings(problems) }
+        let frames = changed.keyframeIntervalInFrames
+        try state.withLock { (state) throws(EncoderError) in
+            guard state.encoder != nil else { throw .closed }
+            state.keyframeInterval = frames
+        }
+        logger.debug("encoder keyframe interval changed", metadata: ["frames": "\(frames)"])
     }
 
     /// Changes the average bitrate live (`x264_encoder_reconfig`); the VBV peak and buffer follow
@@ -114,6 +145,11 @@ public final class X264EncoderSession: Sendable {
     /// Whether the session was closed, flushed, or gave up after failed recovery.
     public var isClosed: Bool {
         state.withLock { $0.encoder == nil }
+    }
+
+    /// The IDR interval in force, in frames.
+    public var keyframeIntervalInFrames: Int {
+        state.withLock { $0.keyframeInterval }
     }
 
     /// The current average bitrate in kbit/s.
