@@ -72,7 +72,7 @@ extension X264EncoderSession {
     /// Test seam: the next `encodeFailures` encode calls fail as if x264 had, and the next
     /// `openFailures` encoder re-creations fail.
     func injectFaults(encodeFailures: Int = 0, openFailures: Int = 0) {
-        state.withLock { state in
+        withState { state in
             state.injectedFaults.encodeFailures += encodeFailures
             state.injectedFaults.openFailures += openFailures
         }

@@ -2,6 +2,17 @@ import Logging
 import Media
 
 extension X264EncoderSession {
+    /// `state.withLock`, annotated so ThreadSanitizer sees the lock (see `ThreadSanitizer`). Every
+    /// access to `state` goes through here.
+    func withState<R: Sendable, E: Error>(_ body: (inout State) throws(E) -> R) throws(E) -> R {
+        let address = Unmanaged.passUnretained(self).toOpaque()
+        return try state.withLock { (state) throws(E) -> R in
+            ThreadSanitizer.acquire(address)
+            defer { ThreadSanitizer.release(address) }
+            return try body(&state)
+        }
+    }
+
     /// Everything the session's lock guards.
     struct State {
         /// nil once closed, flushed, or given up after failed recovery.

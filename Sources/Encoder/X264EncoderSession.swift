@@ -51,7 +51,7 @@ public final class X264EncoderSession: Sendable {
     /// The PTS is the frame's capture time in milliseconds. x264 must never see a PTS that does not
     /// increase, so a frame stamped at or before the previous one is moved to previous + 1 ms.
     public func encode(_ frame: VideoFrame) throws(EncoderError) {
-        try state.withLock { (state) throws(EncoderError) in
+        try withState { (state) throws(EncoderError) in
             guard let encoder = state.encoder else { throw .closed }
             let pts = state.presentationTime(for: frame)
             let converter = state.converter
@@ -73,7 +73,7 @@ public final class X264EncoderSession: Sendable {
     /// for does not count, and leaves the request pending for the next one).
     @discardableResult
     public func requestKeyframe() -> Int64 {
-        state.withLock { state in
+        withState { state in
             state.keyframeRequested = true
             return state.acceptedFrames
         }
@@ -92,7 +92,7 @@ public final class X264EncoderSession: Sendable {
         let problems = changed.validate()
         guard problems.isEmpty else { throw .invalidSettings(problems) }
         let frames = changed.keyframeIntervalInFrames
-        try state.withLock { (state) throws(EncoderError) in
+        try withState { (state) throws(EncoderError) in
             guard state.encoder != nil else { throw .closed }
             state.keyframeInterval = frames
         }
@@ -110,7 +110,7 @@ public final class X264EncoderSession: Sendable {
                     allowed: "\(range.lowerBound)...\(range.upperBound) kbit/s")
             ])
         }
-        try state.withLock { (state) throws(EncoderError) in
+        try withState { (state) throws(EncoderError) in
             guard let encoder = state.encoder else { throw .closed }
             try encoder.reconfigure(bitrateKbps: bitrateKbps)
             state.bitrateKbps = bitrateKbps
@@ -121,7 +121,7 @@ public final class X264EncoderSession: Sendable {
     /// Drains the pictures x264 still holds (lookahead, B-frames) and delivers them. x264 cannot
     /// take new frames after a drain, so the session is closed afterwards.
     public func flush() throws(EncoderError) {
-        try state.withLock { (state) throws(EncoderError) in
+        try withState { (state) throws(EncoderError) in
             guard let encoder = state.encoder else { throw .closed }
             while encoder.delayedFrames > 0 {
                 if let result = try encoder.encode(nil, pts: 0, forceIDR: false) {
@@ -135,7 +135,7 @@ public final class X264EncoderSession: Sendable {
 
     /// Releases the encoder without draining it. Idempotent; `encode` throws `.closed` afterwards.
     public func close() {
-        let wasOpen = state.withLock { state in
+        let wasOpen = withState { state in
             defer { state.encoder = nil }
             return state.encoder != nil
         }
@@ -144,22 +144,22 @@ public final class X264EncoderSession: Sendable {
 
     /// Whether the session was closed, flushed, or gave up after failed recovery.
     public var isClosed: Bool {
-        state.withLock { $0.encoder == nil }
+        withState { $0.encoder == nil }
     }
 
     /// The IDR interval in force, in frames.
     public var keyframeIntervalInFrames: Int {
-        state.withLock { $0.keyframeInterval }
+        withState { $0.keyframeInterval }
     }
 
     /// The current average bitrate in kbit/s.
     public var bitrateKbps: Int {
-        state.withLock { $0.bitrateKbps }
+        withState { $0.bitrateKbps }
     }
 
     /// The SPS/PPS the next keyframe will carry (for a muxer that needs them before the first picture).
     public var parameterSets: H264ParameterSets {
-        state.withLock { $0.parameterSets }
+        withState { $0.parameterSets }
     }
 
     private func deliver(_ result: X264Encoder.Output, state: inout State) {
