@@ -8,6 +8,9 @@ import Media
 public struct EncoderSettings: Sendable, Hashable {
     /// Encoded picture size; frames of another size are scaled to it.
     public var size: VideoSize
+    /// How frames of another aspect ratio are fitted into `size`; letterboxed by default, so
+    /// nothing is cut off or stretched.
+    public var scaling: ScalingMode
     /// Nominal rate (`i_fps_num`/`i_fps_den`); the real PTS still come from capture timestamps.
     public var frameRate: FrameRate
     /// Average bitrate in kbit/s (`rc.i_bitrate`, ABR rate control).
@@ -59,9 +62,11 @@ public struct EncoderSettings: Sendable, Hashable {
         entropy: H264Entropy? = nil,
         threads: Int = 0,
         maxFrameDelay: Int? = nil,
-        sceneCutKeyframes: Bool = false
+        sceneCutKeyframes: Bool = false,
+        scaling: ScalingMode = .fit
     ) {
         self.size = size
+        self.scaling = scaling
         self.frameRate = frameRate
         self.bitrateKbps = bitrateKbps
         self.maxRateFactor = maxRateFactor

@@ -56,7 +56,7 @@ public final class X264EncoderSession: Sendable {
             let pts = state.presentationTime(for: frame)
             let converter = state.converter
             let forceIDR = state.keyframeDue
-            let result = try converter.withImage(of: frame, size: settings.size) { (image) throws(EncoderError) in
+            let result = try converter.withImage(of: frame, size: settings.size, scaling: settings.scaling) { (image) throws(EncoderError) in
                 try encodeRecovering(image, pts: pts, forceIDR: forceIDR, encoder: encoder, state: &state)
             }
             // Only a frame x264 took consumes the keyframe request and advances the PTS.
