@@ -90,18 +90,6 @@ enum FFmpegTools {
         }
     }
 
-    /// Decode and presentation timestamps ffprobe reads from a container, in milliseconds, decode order.
-    static func packetTimestamps(_ file: String, format: String) throws -> [(dts: Int64, pts: Int64)] {
-        let data = try run("ffprobe", [
-            "-v", "error", "-f", format, "-show_entries", "packet=dts,pts", "-of", "csv=p=0", file,
-        ])
-        return try String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).map { line in
-            let fields = line.split(separator: ",").map { Int64($0.trimmingCharacters(in: .whitespaces)) }
-            let pts = try #require(fields.first ?? nil), dts = try #require(fields.last ?? nil)
-            return (dts, pts)
-        }
-    }
-
     /// Decodes with `-xerror` (stop at the first decoding error); throws on any error.
     static func decodesCleanly(_ file: String) throws {
         _ = try run("ffmpeg", ["-nostdin", "-v", "error", "-xerror", "-f", "h264", "-i", file, "-f", "null", "-"])

@@ -9,11 +9,10 @@ enum MovingContent {
     static let width = 640
     static let height = 360
     static let frameRate = 30
-    /// 20 s: enough for a 10 s measurement, or 5 s at one bitrate then 5 s after a change plus
-    /// settling time.
-    static let frameCount = 600
+    /// Enough for a 10 s measurement, or 6.7 s at one bitrate then 5 s after a change.
+    static let frameCount = 350
 
-    /// Generated once per test process (about 200 MB of I420); every rate-control test shares it.
+    /// Generated once per test process (about 120 MB of I420); every rate-control test shares it.
     static let frames: [VideoFrame] = {
         do {
             return try generate()
