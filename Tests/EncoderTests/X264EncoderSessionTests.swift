@@ -92,6 +92,27 @@ import Testing
         #expect(try FFmpegTools.probe(try Harness.writeAnnexB(pictures, name: "keyint-overdue.h264")).keyframeIndices == expected)
     }
 
+    @Test func sceneCutKeyframeRestartsTheInterval() throws {
+        // x264 picks this IDR itself (it sees the cut); the session must count the interval from it.
+        let settings = Harness.settings {
+            $0.keyframeIntervalSeconds = 1
+            $0.sceneCutKeyframes = true
+        }
+        let collector = PictureCollector()
+        let session = try X264EncoderSession(settings: settings, logger: Harness.quietLogger) { collector.add($0) }
+        for index in 0..<90 {
+            // A hard cut at frame 20: the luma ramp gives way to the unrelated RGB picture.
+            var frame = TestFrames.frame(index < 20 ? .i420 : .rgb24, width: 320, height: 180, index: index).frame
+            frame.timestamp = TestFrames.timestamp(index)
+            try session.encode(frame)
+        }
+        try session.flush()
+        let pictures = collector.all
+        let expected = [0, 20, 50, 80]
+        #expect(pictures.indices.filter { pictures[$0].isKeyframe } == expected)
+        #expect(try FFmpegTools.probe(try Harness.writeAnnexB(pictures, name: "scenecut.h264")).keyframeIndices == expected)
+    }
+
     @Test func invalidKeyframeIntervalIsRejectedNamingTheSetting() throws {
         let session = try X264EncoderSession(settings: Harness.settings(), logger: Harness.quietLogger) { _ in }
         let error = #expect(throws: EncoderError.self) {
