@@ -34,7 +34,8 @@ public final class X264EncoderSession: Sendable {
         self.logger = logger
         self.recovery = recovery
         self.output = output
-        self.state = Mutex(State(
+        self.state = Mutex(
+            State(
                 encoder: encoder, bitrateKbps: settings.bitrateKbps, keyframeInterval: settings.keyframeIntervalInFrames,
                 parameterSets: headers))
         logger.info(
