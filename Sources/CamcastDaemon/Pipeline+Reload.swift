@@ -46,8 +46,9 @@ extension Pipeline {
     ) {
         if let kbps = plan.bitrateKbps {
             do {
-                // Not reconfigure(bitrateKbps:): in ABR, x264 moves only the VBV cap live.
-                try stages.encoder.restart(bitrateKbps: kbps)
+                // Live, no new keyframe: the session runs x264 with maxrate = average, the one
+                // setting in which x264_encoder_reconfig moves the average too.
+                try stages.encoder.reconfigure(bitrateKbps: kbps)
                 outcome.applied.append("bitrate \(running.encoder.bitrateKbps) → \(kbps) kbit/s")
                 running.encoder.bitrateKbps = kbps
             } catch {
@@ -56,7 +57,7 @@ extension Pipeline {
         }
         if let interval = plan.keyframeInterval {
             do {
-                try stages.encoder.reconfigure(keyframeIntervalSeconds: interval.seconds, frames: interval.frames)
+                try stages.encoder.reconfigure(keyframeIntervalSeconds: interval.seconds, keyframeIntervalFrames: interval.frames)
                 running.encoder.keyframeIntervalSeconds = interval.seconds
                 running.encoder.keyframeIntervalFrames = interval.frames
                 outcome.applied.append("keyframe every \(running.encoder.keyframeIntervalInFrames) frames")

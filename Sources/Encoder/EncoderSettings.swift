@@ -8,14 +8,18 @@ import Media
 public struct EncoderSettings: Sendable, Hashable {
     /// Encoded picture size; frames of another size are scaled to it.
     public var size: VideoSize
+    /// How frames of another aspect ratio are fitted into `size`; letterboxed by default, so
+    /// nothing is cut off or stretched.
+    public var scaling: ScalingMode
     /// Nominal rate (`i_fps_num`/`i_fps_den`); the real PTS still come from capture timestamps.
     public var frameRate: FrameRate
     /// Average bitrate in kbit/s (`rc.i_bitrate`, ABR rate control).
     public var bitrateKbps: Int
-    /// Peak rate as a multiple of the average (`rc.i_vbv_max_bitrate`).
+    /// Rate limit as a multiple of the average: no `rateWindowSeconds` window carries more than
+    /// factor × average × window (VideoToolbox `DataRateLimits`). Becomes the VBV buffer; see
+    /// `vbvBufferKbits(forAverage:)`.
     public var maxRateFactor: Double
-    /// The window the peak rate is measured over, in seconds: VBV buffer = max rate × window
-    /// (`rc.i_vbv_buffer_size`).
+    /// The window the rate limit is measured over, in seconds.
     public var rateWindowSeconds: Double
     /// Longest time between IDR frames; ingest services want 2 s.
     public var keyframeIntervalSeconds: Double
@@ -58,9 +62,11 @@ public struct EncoderSettings: Sendable, Hashable {
         entropy: H264Entropy? = nil,
         threads: Int = 0,
         maxFrameDelay: Int? = nil,
-        sceneCutKeyframes: Bool = false
+        sceneCutKeyframes: Bool = false,
+        scaling: ScalingMode = .fit
     ) {
         self.size = size
+        self.scaling = scaling
         self.frameRate = frameRate
         self.bitrateKbps = bitrateKbps
         self.maxRateFactor = maxRateFactor
@@ -88,14 +94,21 @@ extension EncoderSettings {
         return max(1, min(frames, fromSeconds))
     }
 
-    /// VBV peak rate in kbit/s (`rc.i_vbv_max_bitrate`).
+    /// The rate limit in kbit/s: the most any `rateWindowSeconds` window may carry, per second.
     public func maxBitrateKbps(forAverage average: Int) -> Int {
         Int((Double(average) * maxRateFactor).rounded())
     }
 
-    /// VBV buffer in kbit (`rc.i_vbv_buffer_size`): the peak rate sustained over the window.
+    /// VBV buffer in kbit (`rc.i_vbv_buffer_size`), with the VBV drained at the average rate
+    /// (`rc.i_vbv_max_bitrate` = `rc.i_bitrate`, see `X264Encoder.parameters(for:)`).
+    ///
+    /// A leaky bucket of size B drained at rate R lets any window of T seconds carry at most
+    /// B + R × T bits. With R = average, B = (factor − 1) × average × window makes that bound exactly
+    /// the rate limit. x264 needs room for at least one average frame, so that is the floor.
     public func vbvBufferKbits(forAverage average: Int) -> Int {
-        max(1, Int((Double(maxBitrateKbps(forAverage: average)) * rateWindowSeconds).rounded()))
+        let burst = (maxRateFactor - 1) * Double(average) * rateWindowSeconds
+        let oneFrame = Double(average) / max(1, frameRate.framesPerSecond)
+        return Int(max(burst, oneFrame).rounded(.up))
     }
 
     /// The effective entropy coder when `entropy` is nil is decided by the preset, so this is

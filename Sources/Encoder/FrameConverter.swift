@@ -5,16 +5,18 @@ import Media
 /// only when needed.
 ///
 /// I420 and NV12 at the encode size go to x264 without a copy; YV12 too, with U and V swapped.
-/// Everything else is converted to I420 first, and a frame of another size is scaled to fill the
-/// encode size (aspect ratio is not kept: no letterboxing). Keeps its scratch buffers between
-/// frames, so it lives inside the session's lock.
+/// Everything else is converted to I420 first, and a frame of another size is scaled into the
+/// encode size as the `ScalingMode` says. Keeps its scratch buffers between frames, so it lives
+/// inside the session's lock.
 final class FrameConverter {
     private var converted: I420Buffer?
     private var scaled: I420Buffer?
+    /// Where the last scaled picture went in `scaled`; when it changes, the bars are repainted.
+    private var scaledGeometry: ScaleGeometry?
 
     /// Calls `body` with the frame as x264 input; the image is only valid inside `body`.
     func withImage<R>(
-        of frame: VideoFrame, size: VideoSize, _ body: (X264InputImage) throws(EncoderError) -> R
+        of frame: VideoFrame, size: VideoSize, scaling: ScalingMode, _ body: (X264InputImage) throws(EncoderError) -> R
     ) throws(EncoderError) -> R {
         try frame.checkLayout()
         let sameSize = frame.width == size.width && frame.height == size.height
@@ -22,7 +24,7 @@ final class FrameConverter {
             do throws(EncoderError) {
                 let source = planes(of: frame, in: buffer.baseAddress!)
                 let image = try sourceImage(frame: frame, planes: source, convertIfNotI420: !sameSize)
-                return .success(try body(sameSize ? image : scale(image, from: frame, to: size)))
+                return .success(try body(sameSize ? image : scale(image, from: frame, to: size, mode: scaling)))
             } catch {
                 return .failure(error)
             }
@@ -88,19 +90,39 @@ final class FrameConverter {
         }
     }
 
-    private func scale(_ image: X264InputImage, from frame: VideoFrame, to size: VideoSize) throws(EncoderError) -> X264InputImage {
+    private func scale(
+        _ image: X264InputImage, from frame: VideoFrame, to size: VideoSize, mode: ScalingMode
+    ) throws(EncoderError) -> X264InputImage {
         // sourceImage converts NV12 to I420 whenever the frame must be scaled.
         precondition(image.layout == .i420, "only planar I420 can be scaled")
-        let source = image
+        let geometry = ScaleGeometry(
+            sourceWidth: frame.width, sourceHeight: frame.height, width: size.width, height: size.height, mode: mode)
         let out = I420Buffer.reusing(scaled, width: size.width, height: size.height)
+        if out !== scaled || geometry != scaledGeometry, geometry.hasBars(width: size.width, height: size.height) {
+            // Studio-range black: Y 16, U and V 128. Only the picture area is rewritten per frame.
+            let status = I420Rect(
+                out.y, Int32(out.width), out.u, Int32(out.chromaWidth), out.v, Int32(out.chromaWidth),
+                0, 0, Int32(out.width), Int32(out.height), 16, 128, 128)
+            guard status == 0 else { throw .conversionFailed(function: "I420Rect", status: Int(status)) }
+        }
         scaled = out
+        scaledGeometry = geometry
+
+        let (from, to) = (geometry.source, geometry.destination)
+        func at(_ plane: X264InputImage.Plane, x: Int, y: Int) -> UnsafePointer<UInt8> {
+            plane.base + y * plane.bytesPerRow + x
+        }
+        let p = image.planes
+        let cw = out.chromaWidth
         let status = I420Scale(
-            source.planes[0].base, Int32(source.planes[0].bytesPerRow),
-            source.planes[1].base, Int32(source.planes[1].bytesPerRow),
-            source.planes[2].base, Int32(source.planes[2].bytesPerRow),
-            Int32(frame.width), Int32(frame.height),
-            out.y, Int32(out.width), out.u, Int32(out.chromaWidth), out.v, Int32(out.chromaWidth),
-            Int32(size.width), Int32(size.height),
+            at(p[0], x: from.x, y: from.y), Int32(p[0].bytesPerRow),
+            at(p[1], x: from.x / 2, y: from.y / 2), Int32(p[1].bytesPerRow),
+            at(p[2], x: from.x / 2, y: from.y / 2), Int32(p[2].bytesPerRow),
+            Int32(from.width), Int32(from.height),
+            out.y + to.y * out.width + to.x, Int32(out.width),
+            out.u + (to.y / 2) * cw + to.x / 2, Int32(cw),
+            out.v + (to.y / 2) * cw + to.x / 2, Int32(cw),
+            Int32(to.width), Int32(to.height),
             kFilterBilinear)
         guard status == 0 else { throw .conversionFailed(function: "I420Scale", status: Int(status)) }
         return out.image

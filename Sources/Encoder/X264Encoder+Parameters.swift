@@ -28,16 +28,23 @@ extension X264Encoder {
         p.i_timebase_den = 1000
         p.b_vfr_input = settings.zeroLatency ? 0 : 1
 
-        p.i_keyint_max = Int32(settings.keyframeIntervalInFrames)
+        // The session forces every scheduled IDR (X264EncoderSession.State.keyframeDue), because
+        // x264 cannot change i_keyint_max once open; x264 itself never ends a GOP. keyint_min is
+        // what x264 would derive from the configured interval: scene cuts closer than that to the
+        // last IDR get an I-frame, not an IDR.
+        p.i_keyint_max = X264_KEYINT_MAX_INFINITE
+        p.i_keyint_min = Int32(max(1, settings.keyframeIntervalInFrames / 10))
         if !settings.sceneCutKeyframes {
             p.i_scenecut_threshold = 0
         }
 
-        // ABR with a VBV cap: the VideoToolbox AverageBitRate + DataRateLimits pair.
+        // The VideoToolbox AverageBitRate + DataRateLimits pair, as x264's "CBR" (ABR with the VBV
+        // drained at the average rate) and a VBV buffer sized so no window exceeds the limit.
+        // Only in this mode does x264_encoder_reconfig change the average: with a VBV max rate above
+        // the bitrate, x264 keeps aiming at the bitrate it was opened with and only the new VBV cap
+        // holds it down (measured: 2000→800 kbit/s gave 1374 kbit/s over the next 5 s).
         p.rc.i_rc_method = X264_RC_ABR
-        p.rc.i_bitrate = Int32(settings.bitrateKbps)
-        p.rc.i_vbv_max_bitrate = Int32(settings.maxBitrateKbps(forAverage: settings.bitrateKbps))
-        p.rc.i_vbv_buffer_size = Int32(settings.vbvBufferKbits(forAverage: settings.bitrateKbps))
+        setRate(&p, averageKbps: settings.bitrateKbps, settings: settings)
 
         if let level = settings.level, let idc = EncoderSettings.levelIDC(parsing: level) {
             p.i_level_idc = idc
@@ -63,5 +70,12 @@ extension X264Encoder {
             throw .openFailed("x264 cannot apply profile \(settings.profile.rawValue) to these settings")
         }
         return p
+    }
+
+    /// The rate-control fields that follow the average bitrate, at open and on reconfigure.
+    static func setRate(_ p: inout x264_param_t, averageKbps: Int, settings: EncoderSettings) {
+        p.rc.i_bitrate = Int32(averageKbps)
+        p.rc.i_vbv_max_bitrate = Int32(averageKbps)
+        p.rc.i_vbv_buffer_size = Int32(settings.vbvBufferKbits(forAverage: averageKbps))
     }
 }

@@ -99,16 +99,13 @@ final class X264Encoder {
     /// Changes the average bitrate (and the VBV derived from it) from the next frame on.
     func reconfigure(bitrateKbps: Int) throws(EncoderError) {
         var changed = parameters
-        changed.rc.i_bitrate = Int32(bitrateKbps)
-        changed.rc.i_vbv_max_bitrate = Int32(settings.maxBitrateKbps(forAverage: bitrateKbps))
-        changed.rc.i_vbv_buffer_size = Int32(settings.vbvBufferKbits(forAverage: bitrateKbps))
+        Self.setRate(&changed, averageKbps: bitrateKbps, settings: settings)
         let status = x264_encoder_reconfig(handle, &changed)
         guard status >= 0 else { throw .reconfigureFailed(status: Int(status)) }
         parameters = changed
     }
 
     var bitrateKbps: Int { Int(parameters.rc.i_bitrate) }
-
 
     private static func fill(_ image: inout x264_image_t, from input: X264InputImage) {
         func plane(_ index: Int) -> UnsafeMutablePointer<UInt8>? {

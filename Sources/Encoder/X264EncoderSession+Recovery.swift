@@ -27,16 +27,13 @@ extension X264EncoderSession {
         }
     }
 
-    /// Drops the failed encoder and opens a new one with the current bitrate and keyframe interval, up to
+    /// Drops the failed encoder and opens a new one with the current bitrate, up to
     /// `recovery.attempts` times, `recovery.delay` apart. Closes the session if every try fails.
     private func recreateEncoder(state: inout State) throws(EncoderError) -> X264Encoder {
         state.encoder = nil
+        state.inFlight.removeAll()  // the frames the failed encoder held are lost with it
         var settings = self.settings
         settings.bitrateKbps = state.bitrateKbps
-        if let interval = state.keyframeInterval {
-            settings.keyframeIntervalSeconds = interval.seconds
-            settings.keyframeIntervalFrames = interval.frames
-        }
         var lastError = EncoderError.closed
         for attempt in 1...max(1, recovery.attempts) where recovery.attempts > 0 {
             if attempt > 1 { Self.sleep(recovery.delay) }
@@ -75,7 +72,7 @@ extension X264EncoderSession {
     /// Test seam: the next `encodeFailures` encode calls fail as if x264 had, and the next
     /// `openFailures` encoder re-creations fail.
     func injectFaults(encodeFailures: Int = 0, openFailures: Int = 0) {
-        state.withLock { state in
+        withState { state in
             state.injectedFaults.encodeFailures += encodeFailures
             state.injectedFaults.openFailures += openFailures
         }

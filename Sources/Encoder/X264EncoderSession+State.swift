@@ -2,34 +2,55 @@ import Logging
 import Media
 
 extension X264EncoderSession {
+    /// `state.withLock`, annotated so ThreadSanitizer sees the lock (see `ThreadSanitizer`). Every
+    /// access to `state` goes through here.
+    func withState<R: Sendable, E: Error>(_ body: (inout State) throws(E) -> R) throws(E) -> R {
+        let address = Unmanaged.passUnretained(self).toOpaque()
+        return try state.withLock { (state) throws(E) -> R in
+            ThreadSanitizer.acquire(address)
+            defer { ThreadSanitizer.release(address) }
+            return try body(&state)
+        }
+    }
+
     /// Everything the session's lock guards.
     struct State {
         /// nil once closed, flushed, or given up after failed recovery.
         var encoder: X264Encoder?
         let converter = FrameConverter()
         var bitrateKbps: Int
-        /// The keyframe interval given to `reconfigure(keyframeIntervalSeconds:frames:)`; nil while
-        /// the session's settings still hold.
-        var keyframeInterval: (seconds: Double, frames: Int?)?
-        /// A keyframe interval shorter than x264's own, enforced by forcing IDRs; nil when x264's applies.
-        var forcedKeyframeInterval: Int?
-        /// Pictures delivered since the last keyframe.
-        var picturesSinceKeyframe = 0
         /// The SPS/PPS in force: from `x264_encoder_headers`, then from each keyframe's own NALs.
         var parameterSets: H264ParameterSets
         /// What the last delivered picture carried; nil before the first.
         var deliveredParameterSets: H264ParameterSets?
         var keyframeRequested = false
+        /// The IDR interval in frames; Camcast, not x264, places scheduled IDRs (see
+        /// `keyframeDue`), so it can change while the session runs.
+        var keyframeInterval: Int
+        /// Frames x264 has accepted: the input index the next accepted frame will get.
+        var acceptedFrames: Int64 = 0
+        /// Input index of the last IDR, forced here or chosen by x264 (scene cut, fresh encoder).
+        var lastKeyframeInput: Int64?
+        /// Input index of each frame x264 holds, by PTS, to learn where x264's own IDRs fall.
+        var inFlight: [Int64: Int64] = [:]
         var lastPTS: Int64?
         var adjustedTimestamps = 0
         var nextFrameNumber: Int64 = 0
         /// Test seam: make the next encode calls or encoder creations fail.
         var injectedFaults = InjectedFaults()
 
-        init(encoder: X264Encoder, bitrateKbps: Int, parameterSets: H264ParameterSets) {
+        init(encoder: X264Encoder, bitrateKbps: Int, keyframeInterval: Int, parameterSets: H264ParameterSets) {
             self.encoder = encoder
             self.bitrateKbps = bitrateKbps
+            self.keyframeInterval = keyframeInterval
             self.parameterSets = parameterSets
+        }
+
+        /// Whether the next frame must be an IDR: requested, the first, or a full interval after
+        /// the last one (so a forced IDR restarts the interval, as x264's own keyint would).
+        var keyframeDue: Bool {
+            guard let last = lastKeyframeInput else { return true }
+            return keyframeRequested || acceptedFrames - last >= Int64(keyframeInterval)
         }
 
         /// The frame's capture time in ms, bumped past the previous PTS if it does not increase.
@@ -37,12 +58,6 @@ extension X264EncoderSession {
             let pts = frame.timestamp.milliseconds
             guard let last = lastPTS, pts <= last else { return pts }
             return last + 1
-        }
-
-        /// Whether the next picture would be `forcedKeyframeInterval` pictures past the last keyframe.
-        var keyframeIntervalReached: Bool {
-            guard let interval = forcedKeyframeInterval else { return false }
-            return picturesSinceKeyframe + 1 >= interval
         }
 
         /// Records the PTS of a frame x264 accepted; warns the first time one had to be bumped.
@@ -56,10 +71,15 @@ extension X264EncoderSession {
                 }
             }
             lastPTS = pts
+            inFlight[pts] = acceptedFrames
+            acceptedFrames += 1
         }
 
         /// Wraps an x264 result, tracking SPS/PPS changes and numbering pictures.
         mutating func picture(from result: X264Encoder.Output) -> EncodedPicture {
+            if let input = inFlight.removeValue(forKey: result.pts), result.isKeyframe {
+                lastKeyframeInput = max(lastKeyframeInput ?? input, input)
+            }
             if let sps = result.nalUnits.first(where: { $0.type == .sps }),
                 let pps = result.nalUnits.first(where: { $0.type == .pps })
             {
@@ -67,7 +87,6 @@ extension X264EncoderSession {
             }
             let changed = deliveredParameterSets != parameterSets
             deliveredParameterSets = parameterSets
-            picturesSinceKeyframe = result.isKeyframe ? 0 : picturesSinceKeyframe + 1
             defer { nextFrameNumber += 1 }
             return EncodedPicture(
                 nalUnits: result.nalUnits, isKeyframe: result.isKeyframe, pts: result.pts, dts: result.dts,

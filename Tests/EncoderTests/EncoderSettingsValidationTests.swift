@@ -123,6 +123,15 @@ import Testing
         settings.maxRateFactor = 1.5
         settings.rateWindowSeconds = 2
         #expect(settings.maxBitrateKbps(forAverage: 2000) == 3000)
-        #expect(settings.vbvBufferKbits(forAverage: 2000) == 6000)
+        // Drained at 2000 kbit/s, a 2000 kbit buffer lets a 2 s window carry at most 2000 + 2 × 2000
+        // = 6000 kbit: 1.5 × the average over 2 s.
+        #expect(settings.vbvBufferKbits(forAverage: 2000) == 2000)
+    }
+
+    @Test func vbvBufferNeverDropsBelowOneFrame() {
+        var settings = Self.valid
+        settings.frameRate = FrameRate(numerator: 25)
+        settings.maxRateFactor = 1.0  // no burst allowed: x264 still needs one average frame of room
+        #expect(settings.vbvBufferKbits(forAverage: 1000) == 40)
     }
 }

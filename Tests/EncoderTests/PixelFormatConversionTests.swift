@@ -1,4 +1,5 @@
 import Encoder
+import Foundation
 import Media
 import Testing
 
@@ -12,8 +13,11 @@ import Testing
 
     static let width = 320, height = 180, count = 20
 
-    static func settings() -> EncoderSettings {
-        Harness.settings(width: width, height: height, kbps: 4000) { $0.preset = "veryfast" }
+    static func settings(configure: (inout EncoderSettings) -> Void = { _ in }) -> EncoderSettings {
+        Harness.settings(width: width, height: height, kbps: 4000) {
+            $0.preset = "veryfast"
+            configure(&$0)
+        }
     }
 
     @Test(arguments: [PixelFormat.i420, .yv12, .nv12, .nv21, .yuyv, .uyvy, .rgb24, .bgr24, .bgra32])
@@ -78,6 +82,70 @@ import Testing
             }
             let psnr = TestFrames.psnr(luma, expected)
             #expect(psnr > 28, "scaled frame \(index): \(psnr) dB")
+        }
+    }
+
+    /// ffmpeg's own bilinear scale of a width×height I420 frame's luma: the reference a scaled
+    /// picture is compared with.
+    static func ffmpegScaledLuma(_ y: [UInt8], _ u: [UInt8], _ v: [UInt8], width: Int, height: Int, to size: (Int, Int)) throws -> [UInt8] {
+        let path = Harness.temporaryFile("source.yuv")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(y + u + v).write(to: URL(fileURLWithPath: path))
+        let data = try FFmpegTools.run("ffmpeg", [
+            "-nostdin", "-v", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-i", path,
+            "-vf", "scale=\(size.0):\(size.1):flags=bilinear", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-",
+        ])
+        return Array([UInt8](data).prefix(size.0 * size.1))
+    }
+
+    /// Columns `columns` of every row of a 320-wide luma plane.
+    static func columns(_ luma: ArraySlice<UInt8>, _ columns: Range<Int>, width: Int = 320) -> [UInt8] {
+        stride(from: luma.startIndex, to: luma.endIndex, by: width).flatMap { luma[$0 + columns.lowerBound..<$0 + columns.upperBound] }
+    }
+
+    @Test func fitKeepsTheAspectRatioWithBlackBars() throws {
+        // 4:3 into 16:9: a 240x180 picture centred between two 40-pixel black bars.
+        let settings = Self.settings()
+        #expect(settings.scaling == .fit)
+        let pictures = try Harness.encode(settings, count: 5, format: .i420, sourceWidth: 320, sourceHeight: 240)
+        let file = try Harness.writeAnnexB(pictures, name: "fit.h264")
+        let decoded = try FFmpegTools.decodedPlanes(file, width: 320, height: 180)
+        try #require(decoded.count == 5)
+        for (index, planes) in decoded.enumerated() {
+            let source = TestFrames.i420(width: 320, height: 240, index: index)
+            let expected = try Self.ffmpegScaledLuma(source.y, source.u, source.v, width: 320, height: 240, to: (240, 180))
+            let picture = Self.columns(planes.y, 40..<280)
+            #expect(TestFrames.psnr(picture[...], expected) > 28, "frame \(index) picture area")
+            let bars = Self.columns(planes.y, 0..<40) + Self.columns(planes.y, 280..<320)
+            #expect(bars.allSatisfy { abs(Int($0) - 16) <= 3 }, "frame \(index): bars are not black")
+            let chromaBars = Self.columns(planes.u, 0..<20, width: 160) + Self.columns(planes.v, 140..<160, width: 160)
+            #expect(chromaBars.allSatisfy { abs(Int($0) - 128) <= 3 }, "frame \(index): bars are not neutral")
+            // Negative control: the stretched picture is clearly different.
+            let stretched = try Self.ffmpegScaledLuma(source.y, source.u, source.v, width: 320, height: 240, to: (320, 180))
+            #expect(TestFrames.psnr(planes.y, stretched) < 20)
+        }
+    }
+
+    @Test func fillCropsTheCentreAndStretchDistorts() throws {
+        // 4:3 into 16:9, fill: rows 30..<210 of the source, unscaled.
+        let filled = try Harness.encode(Self.settings { $0.scaling = .fill }, count: 3, sourceWidth: 320, sourceHeight: 240)
+        let fillDecoded = try FFmpegTools.decodedLuma(try Harness.writeAnnexB(filled, name: "fill.h264"), width: 320, height: 180)
+        // Stretch: the whole source squeezed vertically.
+        let stretched = try Harness.encode(Self.settings { $0.scaling = .stretch }, count: 3, sourceWidth: 320, sourceHeight: 240)
+        let stretchDecoded = try FFmpegTools.decodedLuma(try Harness.writeAnnexB(stretched, name: "stretch.h264"), width: 320, height: 180)
+        try #require(fillDecoded.count == 3 && stretchDecoded.count == 3)
+        for index in 0..<3 {
+            let source = TestFrames.i420(width: 320, height: 240, index: index)
+            let centre = Array(source.y[30 * 320..<210 * 320])
+            let squeezed = try Self.ffmpegScaledLuma(source.y, source.u, source.v, width: 320, height: 240, to: (320, 180))
+            let fill = TestFrames.psnr(fillDecoded[index], centre)
+            let stretch = TestFrames.psnr(stretchDecoded[index], squeezed)
+            #expect(fill > 28, "fill frame \(index): \(fill) dB")
+            #expect(stretch > 28, "stretch frame \(index): \(stretch) dB")
+            // Negative controls (the smooth test pattern keeps wrong matches above 20 dB, so by margin):
+            // each mode's output is far closer to its own reference than to the other's.
+            #expect(fill > TestFrames.psnr(fillDecoded[index], squeezed) + 6, "fill frame \(index) looks stretched")
+            #expect(stretch > TestFrames.psnr(stretchDecoded[index], centre) + 6, "stretch frame \(index) looks cropped")
         }
     }
 

@@ -58,6 +58,77 @@ import Testing
         #expect(probe.keyframeIndices == expected)
     }
 
+    @Test func keyframeIntervalChangesLiveFromTheLastKeyframe() throws {
+        let settings = Harness.settings { $0.keyframeIntervalSeconds = 1 }
+        var intervals: [Int: Int] = [:]
+        let pictures = try Harness.encode(settings, count: 160) { index, session in
+            switch index {
+            case 40: try? session.reconfigure(keyframeIntervalSeconds: 0.5)  // 15 frames, counted from 30
+            case 100: try? session.reconfigure(keyframeIntervalSeconds: 2, keyframeIntervalFrames: 200)  // 60, from 90
+            default: break
+            }
+            intervals[index] = session.keyframeIntervalInFrames
+        }
+        #expect(intervals[39] == 30 && intervals[40] == 15 && intervals[100] == 60)
+        let expected = [0, 30, 45, 60, 75, 90, 150]
+        #expect(pictures.indices.filter { pictures[$0].isKeyframe } == expected)
+        let file = try Harness.writeAnnexB(pictures, name: "keyint-live.h264")
+        let probe = try FFmpegTools.probe(file)
+        #expect(probe.frameCount == 160)
+        #expect(probe.keyframeIndices == expected)
+        #expect(expected.allSatisfy { probe.pictTypes[$0] == "I" })
+        // Same SPS/PPS throughout: a muxer need not resend its sequence header for this change.
+        #expect(pictures.dropFirst().allSatisfy { !$0.parameterSetsChanged })
+        try FFmpegTools.decodesCleanly(file)
+    }
+
+    @Test func shorterIntervalAlreadyOverdueMakesTheNextFrameAKeyframe() throws {
+        let settings = Harness.settings { $0.keyframeIntervalSeconds = 2 }
+        let pictures = try Harness.encode(settings, count: 40) { index, session in
+            if index == 20 { try? session.reconfigure(keyframeIntervalSeconds: 2, keyframeIntervalFrames: 8) }
+        }
+        let expected = [0, 20, 28, 36]
+        #expect(pictures.indices.filter { pictures[$0].isKeyframe } == expected)
+        #expect(try FFmpegTools.probe(try Harness.writeAnnexB(pictures, name: "keyint-overdue.h264")).keyframeIndices == expected)
+    }
+
+    @Test func sceneCutKeyframeRestartsTheInterval() throws {
+        // x264 picks this IDR itself (it sees the cut); the session must count the interval from it.
+        let settings = Harness.settings {
+            $0.keyframeIntervalSeconds = 1
+            $0.sceneCutKeyframes = true
+        }
+        let collector = PictureCollector()
+        let session = try X264EncoderSession(settings: settings, logger: Harness.quietLogger) { collector.add($0) }
+        for index in 0..<90 {
+            // A hard cut at frame 20: the luma ramp gives way to the unrelated RGB picture.
+            var frame = TestFrames.frame(index < 20 ? .i420 : .rgb24, width: 320, height: 180, index: index).frame
+            frame.timestamp = TestFrames.timestamp(index)
+            try session.encode(frame)
+        }
+        try session.flush()
+        let pictures = collector.all
+        let expected = [0, 20, 50, 80]
+        #expect(pictures.indices.filter { pictures[$0].isKeyframe } == expected)
+        #expect(try FFmpegTools.probe(try Harness.writeAnnexB(pictures, name: "scenecut.h264")).keyframeIndices == expected)
+    }
+
+    @Test func invalidKeyframeIntervalIsRejectedNamingTheSetting() throws {
+        let session = try X264EncoderSession(settings: Harness.settings(), logger: Harness.quietLogger) { _ in }
+        let error = #expect(throws: EncoderError.self) {
+            try session.reconfigure(keyframeIntervalSeconds: 1, keyframeIntervalFrames: 0)
+        }
+        guard case .invalidSettings(let problems) = error else {
+            Issue.record("expected invalidSettings, got \(String(describing: error))")
+            return
+        }
+        #expect(problems.map(\.setting) == ["encoder.keyframeIntervalFrames"])
+        #expect(problems.first?.value == "0")
+        #expect(session.keyframeIntervalInFrames == 60)
+        session.close()
+        #expect(throws: EncoderError.closed) { try session.reconfigure(keyframeIntervalSeconds: 1) }
+    }
+
     struct ProfileCase: Sendable, CustomTestStringConvertible {
         var profile: H264Profile
         var level: String?
@@ -182,14 +253,34 @@ import Testing
             $0.bFrames = 2
             $0.zeroLatency = false
             $0.profile = .main
+            $0.keyframeIntervalSeconds = 0.5
         }
-        let pictures = try Harness.encode(settings, count: 30)
-        #expect(pictures.count == 30)
-        #expect(Set(pictures.map(\.pts)) == Set((0..<30).map { TestFrames.timestamp($0).milliseconds }))
+        let count = 45
+        let pictures = try Harness.encode(settings, count: count)
+        #expect(pictures.count == count)
+        #expect(Set(pictures.map(\.pts)) == Set((0..<count).map { TestFrames.timestamp($0).milliseconds }))
         #expect(pictures.contains { $0.pts != $0.dts })
         #expect(pictures.allSatisfy { $0.dts <= $0.pts })
         #expect(zip(pictures, pictures.dropFirst()).allSatisfy { $0.dts < $1.dts })
-        try FFmpegTools.decodesCleanly(try Harness.writeAnnexB(pictures, name: "bframes.h264"))
+        // Output is in decode order; the keyframes the session scheduled, in capture order.
+        let keyframePTS = pictures.filter(\.isKeyframe).map(\.pts)
+        #expect(keyframePTS == [0, 15, 30].map { TestFrames.timestamp($0).milliseconds })
+
+        // ffmpeg puts the pictures back in presentation order by itself (from the POCs): decoded
+        // frame i must be source frame i, B-frames included.
+        let file = try Harness.writeAnnexB(pictures, name: "bframes.h264")
+        let probe = try FFmpegTools.probe(file)
+        #expect(probe.pictTypes.contains("B"))
+        #expect(probe.keyframeIndices == [0, 15, 30])
+        let decoded = try FFmpegTools.decodedLuma(file, width: 320, height: 180)
+        try #require(decoded.count == count)
+        for index in 0..<count {
+            let here = TestFrames.psnr(decoded[index], TestFrames.frame(.i420, width: 320, height: 180, index: index).luma)
+            let neighbour = TestFrames.psnr(
+                decoded[index], TestFrames.frame(.i420, width: 320, height: 180, index: index == 0 ? 1 : index - 1).luma)
+            #expect(here > 30 && here > neighbour, "decoded frame \(index): \(here) dB vs \(neighbour) dB next door")
+        }
+        try FFmpegTools.decodesCleanly(file)
     }
 
     @Test func closeIsIdempotentAndEncodeAfterCloseThrows() throws {

@@ -79,6 +79,17 @@ enum FFmpegTools {
             pictTypes: frames.map { ($0["pict_type"] as? String) ?? "?" })
     }
 
+    /// The size in bytes of every access unit ffprobe's H.264 parser finds in a raw Annex-B file,
+    /// in decode order (start codes, SPS/PPS and SEI included: what goes on the wire).
+    static func packetSizes(_ file: String) throws -> [Int] {
+        let data = try run("ffprobe", [
+            "-v", "error", "-f", "h264", "-show_entries", "packet=size", "-of", "csv=p=0", file,
+        ])
+        return try String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).map {
+            try #require(Int($0.trimmingCharacters(in: .whitespaces)), "ffprobe packet size \($0)")
+        }
+    }
+
     /// Decodes with `-xerror` (stop at the first decoding error); throws on any error.
     static func decodesCleanly(_ file: String) throws {
         _ = try run("ffmpeg", ["-nostdin", "-v", "error", "-xerror", "-f", "h264", "-i", file, "-f", "null", "-"])
