@@ -11,11 +11,14 @@ public struct CommandLineSettings: Sendable {
     public var outputs: [String]
     public var durationSeconds: Double?
     public var logLevel: String?
+    /// `--pace realtime|fast`, for file sources.
+    public var pace: String?
 
     public init(
         configPath: String? = nil, source: String? = nil, size: String? = nil, fps: String? = nil,
         bitrateKbps: Int? = nil, keyframeIntervalSeconds: Double? = nil, preset: String? = nil,
-        profile: String? = nil, outputs: [String] = [], durationSeconds: Double? = nil, logLevel: String? = nil
+        profile: String? = nil, outputs: [String] = [], durationSeconds: Double? = nil, logLevel: String? = nil,
+        pace: String? = nil
     ) {
         self.configPath = configPath
         self.source = source
@@ -28,5 +31,6 @@ public struct CommandLineSettings: Sendable {
         self.outputs = outputs
         self.durationSeconds = durationSeconds
         self.logLevel = logLevel
+        self.pace = pace
     }
 }

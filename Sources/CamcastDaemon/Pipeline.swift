@@ -62,7 +62,9 @@ public struct Pipeline: Service {
         }
         defer { encoder.close() }
 
-        let outputs = try makeOutputs(encoder: encoder, stop: stop)
+        // A file played flat out synthesises its stamps: latency measured against them means nothing.
+        let latency: LatencyRecorder? = if case .file(let file) = settings.source, file.pace == .fast { nil } else { LatencyRecorder() }
+        let outputs = try makeOutputs(encoder: encoder, stop: stop, latency: latency)
         var opened: [any StreamOutput] = []
         for output in outputs {
             do {
@@ -75,7 +77,7 @@ public struct Pipeline: Service {
         }
         outputsBox.withLock { $0 = outputs }
 
-        let source = try makeSource()
+        let source = try makeSource(stop: stop)
         // A frame belongs to the run if it starts before the end, with half a frame interval of
         // slack so that rounding of the interval (33 333 333 ns at 30 fps) cannot add a frame.
         let halfInterval = Int64(settings.encoder.frameRate.frameIntervalNanoseconds / 2)
@@ -110,7 +112,9 @@ public struct Pipeline: Service {
 
         let reason = await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
-                group.addTask { await logStatus(every: settings.statusIntervalSeconds, counters: counters, stop: stop) }
+                group.addTask {
+                    await logStatus(every: settings.statusIntervalSeconds, counters: counters, latency: latency, stop: stop)
+                }
                 let reason = await stop.wait()
                 group.cancelAll()
                 return reason
@@ -135,19 +139,39 @@ public struct Pipeline: Service {
                 "reason": "\(reason)", "frames": "\(counters.framesEncoded.load(ordering: .relaxed))",
                 "skipped": "\(source.skippedFrames)",
             ])
+        if let summary = latency?.summary() {
+            logger.info("latency", metadata: summary.metadata.mapValues { .string($0) })
+        }
         if case .failed(let error) = reason { throw error }
     }
 
-    private func makeSource() throws -> any FrameSource {
+    private func makeSource(stop: StopSignal) throws -> any FrameSource {
         switch settings.source {
         case .testPattern:
-            try TestPatternSource(size: settings.encoder.size, frameRate: settings.encoder.frameRate)
+            return try TestPatternSource(size: settings.encoder.size, frameRate: settings.encoder.frameRate)
         case .device(let device):
-            try V4L2CaptureSource(settings: device, logger: logger)
+            return try V4L2CaptureSource(settings: device, logger: logger)
+        case .file(let file):
+            let source: Y4MFileSource
+            do {
+                source = try Y4MFileSource(settings: file) { error in
+                    stop.fire(error.map { .failed(.sourceFailed("\(file.isStandardInput ? "stdin" : file.path): \($0)")) } ?? .sourceEnded)
+                }
+            } catch {
+                throw PipelineError.sourceFailed("\(error)")
+            }
+            // A file's header set the encoder up (SettingsResolver); stdin cannot be read twice, so
+            // its header must agree with the size and rate given for it.
+            guard source.size == settings.encoder.size, source.frameRate == settings.encoder.frameRate else {
+                throw PipelineError.sourceFailed(
+                    "the y4m input is \(source.size)@\(source.frameRate) fps but the encoder is set up for "
+                        + "\(settings.encoder.size)@\(settings.encoder.frameRate); give --size and --fps to match")
+            }
+            return source
         }
     }
 
-    private func makeOutputs(encoder: X264EncoderSession, stop: StopSignal) throws -> [any StreamOutput] {
+    private func makeOutputs(encoder: X264EncoderSession, stop: StopSignal, latency: LatencyRecorder?) throws -> [any StreamOutput] {
         let metadata = try FLVMuxer().metadataTag(
             FLVMetadata(
                 width: settings.encoder.size.width, height: settings.encoder.size.height,
@@ -162,7 +186,7 @@ public struct Pipeline: Service {
                 RTMPOutput(
                     url: url, options: settings.rtmp, metadata: metadata,
                     queueMilliseconds: settings.sendQueueMilliseconds, logger: logger,
-                    requestKeyframe: { encoder.requestKeyframe() }, onFailure: fail)
+                    requestKeyframe: { encoder.requestKeyframe() }, onFailure: fail, latency: latency)
             case .annexBFile:
                 nil  // written from encoded pictures directly, see makeAnnexBWriters
             }
@@ -181,7 +205,7 @@ public struct Pipeline: Service {
         }
     }
 
-    private func logStatus(every seconds: Double, counters: PipelineCounters, stop: StopSignal) async {
+    private func logStatus(every seconds: Double, counters: PipelineCounters, latency: LatencyRecorder?, stop: StopSignal) async {
         var previousFrames = 0
         var previousBytes = 0
         while !Task.isCancelled {
@@ -192,13 +216,17 @@ public struct Pipeline: Service {
             }
             let frames = counters.framesEncoded.load(ordering: .relaxed)
             let bytes = counters.encodedBytes.load(ordering: .relaxed)
-            logger.info(
-                "status",
-                metadata: [
-                    "fps": "\(Double(frames - previousFrames) / seconds)",
-                    "kbps": "\(Int(Double(bytes - previousBytes) * 8 / 1000 / seconds))",
-                    "frames": "\(frames)", "keyframes": "\(counters.keyframes.load(ordering: .relaxed))",
-                ])
+            var metadata: Logger.Metadata = [
+                "fps": "\(Double(frames - previousFrames) / seconds)",
+                "kbps": "\(Int(Double(bytes - previousBytes) * 8 / 1000 / seconds))",
+                "frames": "\(frames)", "keyframes": "\(counters.keyframes.load(ordering: .relaxed))",
+            ]
+            // Capture → socket latency since the start, as a status figure.
+            if let summary = latency?.summary() {
+                metadata["latency_p50_ms"] = "\(LatencySummary.format(summary.p50))"
+                metadata["latency_p99_ms"] = "\(LatencySummary.format(summary.p99))"
+            }
+            logger.info("status", metadata: metadata)
             previousFrames = frames
             previousBytes = bytes
         }

@@ -19,6 +19,7 @@ final class RTMPOutput: StreamOutput {
     private let logger: Logger
     private let requestKeyframe: @Sendable () -> Void
     private let onFailure: @Sendable (PipelineError) -> Void
+    private let latency: LatencyRecorder?
     private let thread = Mutex<DedicatedThread?>(nil)
     private let endTimestamp = Atomic<UInt32>(0)
     /// CLOCK_MONOTONIC nanoseconds after which a draining publisher gives up; 0 while running.
@@ -26,7 +27,8 @@ final class RTMPOutput: StreamOutput {
 
     init(
         url: RTMPURL, options: RTMPPublisherOptions, metadata: FLVTag, queueMilliseconds: Int64, logger: Logger,
-        requestKeyframe: @escaping @Sendable () -> Void, onFailure: @escaping @Sendable (PipelineError) -> Void
+        requestKeyframe: @escaping @Sendable () -> Void, onFailure: @escaping @Sendable (PipelineError) -> Void,
+        latency: LatencyRecorder? = nil
     ) {
         self.url = url
         name = url.redacted
@@ -36,6 +38,7 @@ final class RTMPOutput: StreamOutput {
         self.logger = logger
         self.requestKeyframe = requestKeyframe
         self.onFailure = onFailure
+        self.latency = latency
     }
 
     var droppedFrames: Int { queue.droppedFrames.load(ordering: .relaxed) }
@@ -101,9 +104,12 @@ final class RTMPOutput: StreamOutput {
                 break
             }
             do {
-                for tag in gate.admit(packet) {
+                let tags = gate.admit(packet)
+                for tag in tags {
                     try publisher.send(RTMPMediaMessage(tag))
                 }
+                // The frame's last byte is with the kernel now: capture → socket latency.
+                if !tags.isEmpty { latency?.frameSent(packet) }
             } catch {
                 queue.close()
                 queue.discardAll()
