@@ -58,6 +58,8 @@ let package = Package(
         .testTarget(name: "RTMPTests", dependencies: ["RTMP", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config"]),
+        // Pure parts of the daemon: settings resolution, latency figures.
+        .testTarget(name: "CamcastDaemonTests", dependencies: ["CamcastDaemon", "Capture", "Config", "FLV", "Media"]),
         // Boots the vivid VM (scripts/vivid-vm) from the host and runs its in-VM suites there.
         .testTarget(
             name: "CaptureIntegrationTests",

@@ -16,7 +16,8 @@ struct LatencyHistogram: Sendable {
         let value = max(0, nanoseconds)
         count += 1
         maxNanoseconds = max(maxNanoseconds, value)
-        let index = value / Self.bucketNanoseconds
+        // Bucket i holds (i × width, (i + 1) × width], so a sample on an edge reports as itself.
+        let index = value == 0 ? 0 : (value - 1) / Self.bucketNanoseconds
         if index < Self.bucketCount {
             buckets[Int(index)] &+= 1
         } else {
