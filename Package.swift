@@ -61,7 +61,7 @@ let package = Package(
         // Daemon logic apart from processes: reconnect policy, send queue, dead-peer detection,
         // reload plans, sd_notify datagrams, watchdog, status line.
         .testTarget(
-            name: "CamcastDaemonTests", dependencies: ["CamcastDaemon", "Capture", "Encoder", "FLV", "Media", "RTMP"]),
+            name: "CamcastDaemonTests", dependencies: ["CamcastDaemon", "Capture", "Config", "Encoder", "FLV", "Media", "RTMP"]),
         // Boots the vivid VM (scripts/vivid-vm) from the host and runs its in-VM suites there.
         .testTarget(
             name: "CaptureIntegrationTests",

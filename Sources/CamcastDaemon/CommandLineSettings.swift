@@ -19,11 +19,14 @@ public struct CommandLineSettings: Sendable {
     public var reconnectHealthyAfterSeconds: Double?
     /// `--send-timeout S`: a connection that makes no progress this long is cut and retried.
     public var sendTimeoutSeconds: Int?
+    /// `--pace realtime|fast`, for file sources.
+    public var pace: String?
 
     public init(
         configPath: String? = nil, source: String? = nil, size: String? = nil, fps: String? = nil,
         bitrateKbps: Int? = nil, keyframeIntervalSeconds: Double? = nil, preset: String? = nil,
-        profile: String? = nil, outputs: [String] = [], durationSeconds: Double? = nil, logLevel: String? = nil
+        profile: String? = nil, outputs: [String] = [], durationSeconds: Double? = nil, logLevel: String? = nil,
+        pace: String? = nil
     ) {
         self.configPath = configPath
         self.source = source
@@ -36,5 +39,6 @@ public struct CommandLineSettings: Sendable {
         self.outputs = outputs
         self.durationSeconds = durationSeconds
         self.logLevel = logLevel
+        self.pace = pace
     }
 }

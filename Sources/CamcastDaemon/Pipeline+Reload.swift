@@ -77,7 +77,7 @@ extension Pipeline {
         next.source = new.source
         let replacement: any FrameSource
         do {
-            replacement = try Pipeline(settings: next, logger: logger, control: control).makeSource()
+            replacement = try Pipeline(settings: next, logger: logger, control: control).makeSource(stop: stages.stop)
         } catch {
             outcome.failures.append("source \(new.source): \(error)")
             return
@@ -132,7 +132,7 @@ extension Pipeline {
                     stages.rawWriters.withLock { $0 += writers }
                     stages.encoder.requestKeyframe()
                 } else {
-                    for output in try builder.makeOutputs(encoder: stages.encoder, stop: stages.stop) {
+                    for output in try builder.makeOutputs(encoder: stages.encoder, stop: stages.stop, latency: stages.latency) {
                         try output.open()
                         stages.add(output, for: target)
                     }

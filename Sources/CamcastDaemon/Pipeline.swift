@@ -64,7 +64,9 @@ public struct Pipeline: Service {
             throw PipelineError.encoderFailed("\(error)")
         }
         defer { encoder.close() }
-        let stages = PipelineStages(settings: settings, encoder: encoder, stop: stop) {
+        // A file played flat out synthesises its stamps: latency measured against them means nothing.
+        let latency: LatencyRecorder? = if case .file(let file) = settings.source, file.pace == .fast { nil } else { LatencyRecorder() }
+        let stages = PipelineStages(settings: settings, encoder: encoder, stop: stop, latency: latency) {
             assembler.withLock { $0.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) }
         }
         let rawWriters = try makeAnnexBWriters()
@@ -72,7 +74,7 @@ public struct Pipeline: Service {
         stagesBox.withLock { $0 = stages }
         defer { stages.rawWriters.withLock { $0 }.forEach { $0.close() } }
 
-        let outputs = try makeOutputs(encoder: encoder, stop: stop)
+        let outputs = try makeOutputs(encoder: encoder, stop: stop, latency: latency)
         var opened: [any StreamOutput] = []
         for output in outputs {
             do {
@@ -89,7 +91,7 @@ public struct Pipeline: Service {
             stages.add(output, for: target)
         }
 
-        let source = try makeSource()
+        let source = try makeSource(stop: stop)
         // A frame belongs to the run if it starts before the end, with half a frame interval of
         // slack so that rounding of the interval (33 333 333 ns at 30 fps) cannot add a frame.
         let halfInterval = Int64(settings.encoder.frameRate.frameIntervalNanoseconds / 2)
@@ -156,19 +158,39 @@ public struct Pipeline: Service {
                 "skipped": "\(finalSource?.skippedFrames ?? 0)", "dropped": "\(delivery.droppedFrames)",
                 "discarded": "\(delivery.discardedFrames)", "reconnects": "\(delivery.reconnects)",
             ])
+        if let summary = latency?.summary() {
+            logger.info("latency", metadata: summary.metadata.mapValues { .string($0) })
+        }
         if case .failed(let error) = reason { throw error }
     }
 
-    func makeSource() throws -> any FrameSource {
+    func makeSource(stop: StopSignal) throws -> any FrameSource {
         switch settings.source {
         case .testPattern:
-            try TestPatternSource(size: settings.encoder.size, frameRate: settings.encoder.frameRate)
+            return try TestPatternSource(size: settings.encoder.size, frameRate: settings.encoder.frameRate)
         case .device(let device):
-            try V4L2CaptureSource(settings: device, logger: logger)
+            return try V4L2CaptureSource(settings: device, logger: logger)
+        case .file(let file):
+            let source: Y4MFileSource
+            do {
+                source = try Y4MFileSource(settings: file) { error in
+                    stop.fire(error.map { .failed(.sourceFailed("\(file.isStandardInput ? "stdin" : file.path): \($0)")) } ?? .sourceEnded)
+                }
+            } catch {
+                throw PipelineError.sourceFailed("\(error)")
+            }
+            // A file's header set the encoder up (SettingsResolver); stdin cannot be read twice, so
+            // its header must agree with the size and rate given for it.
+            guard source.size == settings.encoder.size, source.frameRate == settings.encoder.frameRate else {
+                throw PipelineError.sourceFailed(
+                    "the y4m input is \(source.size)@\(source.frameRate) fps but the encoder is set up for "
+                        + "\(settings.encoder.size)@\(settings.encoder.frameRate); give --size and --fps to match")
+            }
+            return source
         }
     }
 
-    func makeOutputs(encoder: X264EncoderSession, stop: StopSignal) throws -> [any StreamOutput] {
+    func makeOutputs(encoder: X264EncoderSession, stop: StopSignal, latency: LatencyRecorder?) throws -> [any StreamOutput] {
         let metadata = try FLVMuxer().metadataTag(
             FLVMetadata(
                 width: settings.encoder.size.width, height: settings.encoder.size.height,
@@ -183,7 +205,8 @@ public struct Pipeline: Service {
                 RTMPOutput(
                     url: url, options: settings.rtmp, reconnect: settings.reconnect, metadata: metadata,
                     queueMilliseconds: settings.sendQueueMilliseconds, bitrateKbps: settings.encoder.bitrateKbps,
-                    logger: logger, requestKeyframe: { encoder.requestKeyframe() }, onFailure: fail)
+                    logger: logger, requestKeyframe: { encoder.requestKeyframe() }, onFailure: fail,
+                    latency: latency)
             case .annexBFile:
                 nil  // written from encoded pictures directly, see makeAnnexBWriters
             }

@@ -37,14 +37,17 @@ final class PipelineStages: Sendable {
     let deliver: Mutex<(@Sendable (VideoFrame) -> Void)?>
     /// Stream time (ms) of the latest picture, where an output that is closed ends its stream.
     let streamTime: @Sendable () -> UInt32
+    /// Capture → socket latency of RTMP outputs, shared by every output opened during the run.
+    let latency: LatencyRecorder?
 
     init(
-        settings: RunSettings, encoder: X264EncoderSession, stop: StopSignal,
+        settings: RunSettings, encoder: X264EncoderSession, stop: StopSignal, latency: LatencyRecorder?,
         streamTime: @escaping @Sendable () -> UInt32
     ) {
         self.settings = Mutex(settings)
         self.encoder = encoder
         self.stop = stop
+        self.latency = latency
         self.streamTime = streamTime
         outputs = Mutex(OutputSet())
         rawWriters = Mutex([])

@@ -95,9 +95,12 @@ extension RTMPOutput {
                 break
             }
             do throws(RTMPError) {
-                for tag in gate.admit(packet) {
+                let tags = gate.admit(packet)
+                for tag in tags {
                     try publisher.send(RTMPMediaMessage(tag))
                 }
+                // The frame's last byte is with the kernel now: capture → socket latency.
+                if !tags.isEmpty { latency?.frameSent(packet) }
             } catch {
                 return .failed(error)
             }

@@ -35,6 +35,7 @@ final class RTMPOutput: StreamOutput {
     let logger: Logger
     let requestKeyframe: @Sendable () -> Void
     let onFailure: @Sendable (PipelineError) -> Void
+    let latency: LatencyRecorder?
     private let threads = Mutex<[DedicatedThread]>([])
     let endTimestamp = Atomic<UInt32>(0)
     /// CLOCK_MONOTONIC nanoseconds after which a draining publisher gives up; 0 while running.
@@ -49,7 +50,8 @@ final class RTMPOutput: StreamOutput {
     init(
         url: RTMPURL, options: RTMPPublisherOptions, reconnect: ReconnectPolicy, metadata: FLVTag,
         queueMilliseconds: Int64, bitrateKbps: Int, logger: Logger,
-        requestKeyframe: @escaping @Sendable () -> Void, onFailure: @escaping @Sendable (PipelineError) -> Void
+        requestKeyframe: @escaping @Sendable () -> Void, onFailure: @escaping @Sendable (PipelineError) -> Void,
+        latency: LatencyRecorder? = nil
     ) {
         self.url = url
         name = url.redacted
@@ -65,6 +67,7 @@ final class RTMPOutput: StreamOutput {
         self.logger = logger
         self.requestKeyframe = requestKeyframe
         self.onFailure = onFailure
+        self.latency = latency
     }
 
     /// What the publisher needs beyond the user's settings: librtmp's own lines at debug (this

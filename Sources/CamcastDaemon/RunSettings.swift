@@ -10,11 +10,14 @@ public struct RunSettings: Sendable {
         case testPattern
         /// A V4L2 camera.
         case device(V4L2SourceSettings)
+        /// A .y4m clip (or standard input), played in real time or flat out.
+        case file(Y4MSourceSettings)
 
         public var description: String {
             switch self {
             case .testPattern: "testpattern"
             case .device(let settings): settings.devicePath
+            case .file(let settings): settings.isStandardInput ? "stdin (y4m)" : settings.path
             }
         }
     }

@@ -39,7 +39,8 @@ enum SettingsResolver {
             ])
         }
         return try runSettings(
-            from: config, durationSeconds: flags.durationSeconds, reconnectEnabled: !flags.noReconnect, warnings: warnings)
+            from: config, durationSeconds: flags.durationSeconds, pace: flags.pace, reconnectEnabled: !flags.noReconnect,
+            warnings: warnings)
     }
 
     /// The flags that name a config key, as key-path overrides.
@@ -72,15 +73,22 @@ enum SettingsResolver {
     /// Maps a valid config onto the stages' settings; the stages' own checks run too, and their
     /// problems are reported under the config's key names.
     static func runSettings(
-        from config: CamcastConfig, durationSeconds: Double?, reconnectEnabled: Bool = true, warnings: [String]
+        from config: CamcastConfig, durationSeconds: Double?, pace: String? = nil, reconnectEnabled: Bool = true,
+        warnings: [String]
     ) throws(ConfigError) -> ResolvedRun {
         var problems: [ConfigProblem] = []
         func problem(_ keyPath: String, _ message: String) {
             problems.append(ConfigProblem(origin: "settings", keyPath: keyPath, message: message))
         }
 
-        let size = config.source.size
-        let frameRate = config.source.fps
+        var size = config.source.size
+        var frameRate = config.source.fps
+        let file = fileSource(config.source, pace: pace, problem: problem)
+        if let header = file?.header {
+            // A clip says what it is: its own size and rate set the encoder up, whatever source.size says.
+            size = VideoSize(width: header.width, height: header.height)
+            frameRate = header.frameRate
+        }
         let encoder = encoderSettings(config.encoder, size: size, frameRate: frameRate)
         for issue in encoder.validate() {
             problem(issue.setting, "\(issue)")
@@ -101,7 +109,7 @@ enum SettingsResolver {
                     devicePath: config.source.device ?? "", pixelFormat: pixelFormat, size: size, frameRate: frameRate,
                     bufferCount: config.source.buffers))
         case .file:
-            problem("source.type", "'file' sources are not supported by this build yet; use testpattern or device")
+            if let file { source = .file(file.settings) }
         }
 
         var outputs: [OutputTarget] = []
@@ -125,6 +133,32 @@ enum SettingsResolver {
         settings.statusIntervalSeconds = config.status.intervalSeconds
         let level = Logger.Level(rawValue: config.logging.level.rawValue) ?? .info
         return ResolvedRun(settings: settings, logLevel: level, warnings: warnings)
+    }
+
+    /// A file source's settings, and its header read now unless it is standard input (which can be
+    /// read only once, by the source itself). Nil for other sources or when the clip cannot be played.
+    private static func fileSource(
+        _ config: CamcastConfig.SourceConfig, pace: String?, problem: (String, String) -> Void
+    ) -> (settings: Y4MSourceSettings, header: Y4MStreamHeader?)? {
+        var chosenPace = PlaybackPace.realtime
+        if let pace {
+            if let known = PlaybackPace(rawValue: pace) {
+                chosenPace = known
+            } else {
+                problem("--pace", "'\(pace)' is not a pace (expected realtime or fast)")
+            }
+            if config.type != .file { problem("--pace", "only applies to a .y4m file source") }
+        }
+        guard config.type == .file, let path = config.file else { return nil }
+        let settings = Y4MSourceSettings(path: path, loop: config.loop, pace: chosenPace)
+        if settings.isStandardInput { return (settings, nil) }
+        do {
+            let probe = try Y4MFileSource(settings: settings)
+            return (settings, probe.header)
+        } catch {
+            problem("source.file", "\(path): \(error)")
+            return nil
+        }
     }
 
     static func encoderSettings(_ config: CamcastConfig.EncoderConfig, size: VideoSize, frameRate: FrameRate) -> EncoderSettings {

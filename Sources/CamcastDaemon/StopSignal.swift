@@ -4,6 +4,8 @@ import Synchronization
 enum StopReason: Sendable {
     case shutdownRequested
     case durationElapsed
+    /// A file source reached the end of its clip (not looping, or standard input closed).
+    case sourceEnded
     case failed(PipelineError)
 }
 

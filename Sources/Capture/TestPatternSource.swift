@@ -74,11 +74,19 @@ public final class TestPatternSource: FrameSource {
         let interval = frameRate.frameIntervalNanoseconds
         let origin = MonotonicTime.now()
         var index: UInt64 = 0
+        // One picture buffer for every frame: `deliver` is synchronous and the encoder copies the
+        // picture, so the buffer is uniquely ours again when it returns and the next render reuses
+        // its storage instead of allocating and zeroing a new frame.
+        var bytes = [UInt8](repeating: 0, count: renderer.layout.byteCount)
         while running.load(ordering: .acquiring) {
             let due = origin.adding(nanoseconds: index * interval)
             sleep(until: due)
             guard running.load(ordering: .acquiring) else { break }
-            deliver(frame(index: index, timestamp: due))
+            renderer.render(frame: index, into: &bytes)
+            deliver(
+                VideoFrame(
+                    width: size.width, height: size.height, pixelFormat: .i420, planes: renderer.layout.planes,
+                    bytes: bytes, timestamp: due, sequence: index))
             // Catch up with the clock: frames whose slot has already passed are skipped, not burst.
             let now = MonotonicTime.now()
             var next = index + 1

@@ -13,8 +13,8 @@ extension CamcastConfig {
                     config.source.device = text
                     return nil
                 },
-                ConfigField(key: "file", expected: "a path to a .y4m clip", defaultText: "none") { text, config in
-                    guard text.lowercased().hasSuffix(".y4m"), text.count > 4 else {
+                ConfigField(key: "file", expected: "a path to a .y4m clip, or - for y4m on standard input", defaultText: "none") { text, config in
+                    guard text == "-" || (text.lowercased().hasSuffix(".y4m") && text.count > 4) else {
                         return "\(ValueText.quoted(text)) is not a .y4m file (only YUV4MPEG2 clips can be played)"
                     }
                     config.source.file = text

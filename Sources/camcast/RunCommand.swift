@@ -11,7 +11,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "A YAML config file (see Config/camcast.yaml); flags override its keys.")
     var config: String?
 
-    @Option(help: "Source: 'testpattern' (built-in moving pattern) or a V4L2 device such as /dev/video0.")
+    @Option(help: "Source: 'testpattern' (built-in moving pattern), a V4L2 device such as /dev/video0, or a .y4m clip ('-' reads y4m from stdin).")
     var source: String?
 
     @Option(help: "Picture size, WIDTHxHEIGHT (default 1280x720).")
@@ -38,6 +38,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Stop after this many seconds of media.")
     var duration: Double?
 
+    @Option(help: "File sources: 'realtime' (default; one frame per frame interval) or 'fast' (as fast as the encoder goes).")
+    var pace: String?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (default info).")
     var logLevel: String?
 
@@ -56,7 +59,8 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         var flags = CommandLineSettings(
             configPath: config, source: source, size: size, fps: fps, bitrateKbps: bitrate, keyframeIntervalSeconds: keyintSeconds,
-            preset: preset, profile: profile, outputs: outputs, durationSeconds: duration, logLevel: logLevel)
+            preset: preset, profile: profile, outputs: outputs, durationSeconds: duration, logLevel: logLevel,
+            pace: pace)
         flags.noReconnect = noReconnect
         flags.reconnectAttempts = reconnectAttempts
         flags.reconnectHealthyAfterSeconds = reconnectHealthyAfter

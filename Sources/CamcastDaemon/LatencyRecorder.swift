@@ -1,0 +1,34 @@
+import Media
+import Synchronization
+
+/// Per-frame latency inside Camcast: from a frame's capture timestamp to the moment the last byte
+/// of its FLV tag was handed to the socket (`RTMPOutput`'s publisher thread calls `frameSent` right
+/// after `RTMPPublisher.send` returns; librtmp writes synchronously, so that is when the kernel has
+/// the bytes).
+///
+/// Capture stamps reach the outputs in whole milliseconds (`StreamPacket.captureTime`), so a figure
+/// may overstate the true latency by up to 1 ms. Only meaningful when stamps follow the clock (a
+/// camera, the test pattern, a file played in real time); a file played flat out synthesises its
+/// stamps, and the pipeline records nothing then.
+public final class LatencyRecorder: Sendable {
+    private let histogram = Mutex(LatencyHistogram())
+
+    public init() {}
+
+    /// Records one video frame sent now. Sequence headers are not frames and are ignored.
+    func frameSent(_ packet: StreamPacket, at now: MonotonicTime = .now()) {
+        guard packet.kind != .sequenceHeader else { return }
+        let latency = Int64(bitPattern: now.nanoseconds) - packet.captureTime * 1_000_000
+        histogram.withLock { $0.add(nanoseconds: latency) }
+    }
+
+    /// Percentiles so far; nil before the first frame.
+    public func summary() -> LatencySummary? {
+        let (count, p50, p90, p99, max) = histogram.withLock {
+            ($0.count, $0.percentile(0.50), $0.percentile(0.90), $0.percentile(0.99), $0.maxNanoseconds)
+        }
+        guard count > 0, let p50, let p90, let p99 else { return nil }
+        func ms(_ nanoseconds: Int64) -> Double { Double(nanoseconds) / 1e6 }
+        return LatencySummary(frames: count, p50: ms(p50), p90: ms(p90), p99: ms(p99), max: ms(max))
+    }
+}

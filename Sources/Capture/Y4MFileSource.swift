@@ -1,0 +1,143 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Media
+import Synchronization
+
+/// Plays a YUV4MPEG2 (.y4m) clip, or a stream of one on standard input, as a frame source: for
+/// testing an ingest without a camera, and for benchmarks.
+///
+/// The header is read in `init`, so size and frame rate are known before anything starts. Frame `n`
+/// is stamped `start + n × interval`: in `.realtime` pace it is also handed out at that instant
+/// (frames whose slot has passed are read and skipped, as a camera drops them); in `.fast` pace it
+/// is handed out as soon as the consumer returns, so the stamps run ahead of or behind the clock but
+/// stay monotonic and exactly one interval apart. At the end of the clip the source loops if asked
+/// and the input can seek; otherwise it stops and calls `onEnd(nil)` (or `onEnd(error)` on a read
+/// error or truncated frame).
+///
+/// One picture buffer is reused for every frame: `deliver` runs synchronously and the encoder
+/// copies the picture, so when `deliver` returns the buffer is uniquely ours again and the next read
+/// goes into the same storage (no allocation or copy per frame).
+public final class Y4MFileSource: FrameSource {
+    public let settings: Y4MSourceSettings
+    public let header: Y4MStreamHeader
+    private let onEnd: @Sendable (Y4MError?) -> Void
+    private let reader: Mutex<Y4MReader<Y4MFileInput>?>
+    private let running = Atomic<Bool>(false)
+    private let skipped = Atomic<Int>(0)
+    private let thread = Mutex<DedicatedThread?>(nil)
+
+    /// Opens the input and reads its header. Throws `Y4MError` for an unreadable or malformed
+    /// input, `CaptureError` for a picture Camcast cannot encode (not 4:2:0, odd size).
+    public init(settings: Y4MSourceSettings, onEnd: @escaping @Sendable (Y4MError?) -> Void = { _ in }) throws {
+        let reader = try Y4MReader(input: try Y4MFileInput(path: settings.path))
+        let header = reader.header
+        guard header.effectiveColourSpace.isI420 else { throw Y4MError.unsupportedColourSpace(header.effectiveColourSpace.rawValue) }
+        guard header.width >= 16, header.height >= 16, header.width <= 7680, header.height <= 4320 else {
+            throw CaptureError.invalidSize(width: header.width, height: header.height, reason: "must be from 16x16 to 7680x4320")
+        }
+        guard header.width % 2 == 0, header.height % 2 == 0 else {
+            throw CaptureError.invalidSize(width: header.width, height: header.height, reason: "4:2:0 needs even width and height")
+        }
+        guard header.frameRate.framesPerSecond <= 240 else { throw CaptureError.invalidFrameRate(header.frameRate.description) }
+        self.settings = settings
+        self.header = header
+        self.onEnd = onEnd
+        self.reader = Mutex(reader)
+    }
+
+    public var size: VideoSize { VideoSize(width: header.width, height: header.height) }
+    public var frameRate: FrameRate { header.frameRate }
+    public var skippedFrames: Int { skipped.load(ordering: .relaxed) }
+
+    public func start(deliver: @escaping @Sendable (VideoFrame) -> Void) throws {
+        // The reader moves to the thread; a second start finds it gone.
+        guard let reader = self.reader.withLock({ $0.take() }) else { throw CaptureError.alreadyStarted }
+        running.store(true, ordering: .releasing)
+        let started: DedicatedThread
+        do {
+            started = try DedicatedThread { [self] in
+                var reader = reader
+                let ending = play(&reader, deliver)
+                if let ending { onEnd(ending.error) }
+            }
+        } catch {
+            running.store(false, ordering: .releasing)
+            throw CaptureError.threadStartFailed(errno: error.errno)
+        }
+        thread.withLock { $0 = started }
+    }
+
+    /// Stops and joins the thread. A thread blocked reading a pipe that never delivers more keeps
+    /// `stop` waiting until the writer writes or closes.
+    public func stop() {
+        running.store(false, ordering: .releasing)
+        let started = thread.withLock { current -> DedicatedThread? in
+            defer { current = nil }
+            return current
+        }
+        started?.join()
+    }
+
+    /// Why playback ended on its own; nil when it was stopped.
+    private struct Ending {
+        var error: Y4MError?
+    }
+
+    private func play(_ reader: inout Y4MReader<Y4MFileInput>, _ deliver: @Sendable (VideoFrame) -> Void) -> Ending? {
+        let interval = header.frameRate.frameIntervalNanoseconds
+        let layout = VideoFrame.i420Planes(width: header.width, height: header.height)
+        var buffer = [UInt8](repeating: 0, count: layout.byteCount)
+        var framesThisPass = 0
+        let origin = MonotonicTime.now()
+        var slot: UInt64 = 0
+        do throws(Y4MError) {
+            while running.load(ordering: .acquiring) {
+                guard try next(&reader, into: &buffer, framesThisPass: &framesThisPass) else { return Ending() }
+                let due = origin.adding(nanoseconds: slot * interval)
+                if settings.pace == .realtime {
+                    sleep(until: due)
+                    guard running.load(ordering: .acquiring) else { return nil }
+                }
+                deliver(
+                    VideoFrame(
+                        width: header.width, height: header.height, pixelFormat: .i420, planes: layout.planes,
+                        bytes: buffer, timestamp: due, sequence: slot))
+                slot += 1
+                if settings.pace == .realtime {
+                    // Slots that passed while the consumer worked are skipped, not burst: their
+                    // frames are read and dropped, so the picture keeps up with the clock as well.
+                    let elapsed = MonotonicTime.now().nanoseconds(since: origin)
+                    let current = elapsed > 0 ? UInt64(elapsed) / interval : 0
+                    while slot < current, running.load(ordering: .acquiring) {
+                        guard try next(&reader, into: &buffer, framesThisPass: &framesThisPass) else { return Ending() }
+                        skipped.add(1, ordering: .relaxed)
+                        slot += 1
+                    }
+                }
+            }
+            return nil
+        } catch {
+            return Ending(error: error)
+        }
+    }
+
+    /// Reads the next frame, rewinding at the end when looping; false when playback is over.
+    private func next(_ reader: inout Y4MReader<Y4MFileInput>, into buffer: inout [UInt8], framesThisPass: inout Int) throws(Y4MError) -> Bool {
+        if try reader.readFrame(into: &buffer) {
+            framesThisPass += 1
+            return true
+        }
+        // A clip without frames would loop forever without producing one.
+        guard settings.loop, framesThisPass > 0, try reader.rewind() else { return false }
+        framesThisPass = 0
+        return try next(&reader, into: &buffer, framesThisPass: &framesThisPass)
+    }
+
+    private func sleep(until deadline: MonotonicTime) {
+        var ts = timespec(
+            tv_sec: Int(deadline.nanoseconds / 1_000_000_000), tv_nsec: Int(deadline.nanoseconds % 1_000_000_000))
+        // Absolute deadlines do not drift with the time spent encoding; retry on EINTR.
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+    }
+}

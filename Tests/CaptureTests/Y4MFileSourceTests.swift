@@ -1,0 +1,116 @@
+import Capture
+import Media
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// No assertion here depends on how fast anything runs: timestamps are checked for their spacing
+/// in frame intervals, never against the wall clock.
+@Suite struct Y4MFileSourceTests {
+    /// Frames collected on the source's thread, and how playback ended.
+    final class Collector: Sendable {
+        let frames = Mutex<[VideoFrame]>([])
+        let ending = Mutex<[Y4MError?]>([])
+        let ended = Atomic<Bool>(false)
+
+        func add(_ frame: VideoFrame) { frames.withLock { $0.append(frame) } }
+        func end(_ error: Y4MError?) {
+            ending.withLock { $0.append(error) }
+            ended.store(true, ordering: .releasing)
+        }
+        var count: Int { frames.withLock { $0.count } }
+
+        /// Polls until `condition` holds; the bound only keeps a broken source from hanging the run.
+        func wait(until condition: () -> Bool) {
+            for _ in 0..<2000 where !condition() { usleep(5000) }
+        }
+    }
+
+    @Test func fastPacePlaysTheClipOnceWithTimestampsOneIntervalApart() throws {
+        let path = try Y4MClip.file(Y4MClip.bytes(width: 32, height: 16, fps: "25:1", frames: 5))
+        let collector = Collector()
+        let source = try Y4MFileSource(settings: Y4MSourceSettings(path: path, loop: false, pace: .fast)) { collector.end($0) }
+        #expect(source.size == VideoSize(width: 32, height: 16))
+        #expect(source.frameRate == FrameRate(numerator: 25))
+        try source.start { collector.add($0) }
+        collector.wait { collector.ended.load(ordering: .acquiring) }
+        source.stop()
+
+        let frames = collector.frames.withLock { $0 }
+        #expect(frames.map { $0.bytes[0] } == [1, 2, 3, 4, 5])
+        #expect(frames.map(\.sequence) == [0, 1, 2, 3, 4])
+        let first = try #require(frames.first).timestamp
+        #expect(frames.map { $0.timestamp.nanoseconds(since: first) } == [0, 40_000_000, 80_000_000, 120_000_000, 160_000_000])
+        #expect(frames.allSatisfy { $0.pixelFormat == .i420 && $0.planes == VideoFrame.i420Planes(width: 32, height: 16).planes })
+        #expect(collector.ending.withLock { $0 } == [nil])
+        #expect(source.skippedFrames == 0)
+    }
+
+    @Test func loopingStartsAgainAndKeepsTimeMovingForward() throws {
+        let path = try Y4MClip.file(Y4MClip.bytes(frames: 3))
+        let collector = Collector()
+        let source = try Y4MFileSource(settings: Y4MSourceSettings(path: path, loop: true, pace: .fast)) { collector.end($0) }
+        try source.start { frame in
+            if collector.count < 8 { collector.add(frame) }
+        }
+        collector.wait { collector.count >= 8 }
+        source.stop()
+
+        let frames = collector.frames.withLock { $0 }
+        #expect(frames.map { $0.bytes[0] } == [1, 2, 3, 1, 2, 3, 1, 2])
+        let interval = Int64(FrameRate(numerator: 30).frameIntervalNanoseconds)
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $1.timestamp.nanoseconds(since: $0.timestamp) == interval })
+        // Stopped, not ended: the clip loops for ever.
+        #expect(collector.ending.withLock { $0 }.isEmpty)
+    }
+
+    @Test func realtimePaceStampsFramesOnTheFrameGrid() throws {
+        let path = try Y4MClip.file(Y4MClip.bytes(fps: "60:1", frames: 4))
+        let collector = Collector()
+        let source = try Y4MFileSource(settings: Y4MSourceSettings(path: path, loop: false, pace: .realtime)) { collector.end($0) }
+        try source.start { collector.add($0) }
+        collector.wait { collector.ended.load(ordering: .acquiring) }
+        source.stop()
+
+        // A busy machine may skip a slot; each frame still sits on a whole frame interval.
+        let frames = collector.frames.withLock { $0 }
+        let interval = Int64(FrameRate(numerator: 60).frameIntervalNanoseconds)
+        let first = try #require(frames.first).timestamp
+        #expect(frames.allSatisfy { $0.timestamp.nanoseconds(since: first) % interval == 0 })
+        #expect(frames.count + source.skippedFrames == 4)
+        #expect(collector.ending.withLock { $0 } == [nil])
+    }
+
+    @Test func aTruncatedLastFrameEndsPlaybackWithTheError() throws {
+        let path = try Y4MClip.file(Array(Y4MClip.bytes(frames: 2).dropLast(10)))
+        let collector = Collector()
+        let source = try Y4MFileSource(settings: Y4MSourceSettings(path: path, loop: true, pace: .fast)) { collector.end($0) }
+        try source.start { collector.add($0) }
+        collector.wait { collector.ended.load(ordering: .acquiring) }
+        source.stop()
+        #expect(collector.count == 1)
+        #expect(collector.ending.withLock { $0 } == [.truncatedFrame(frame: 1, received: 374, expected: 384)])
+    }
+
+    @Test func startsOnlyOnce() throws {
+        let source = try Y4MFileSource(settings: Y4MSourceSettings(path: try Y4MClip.file(Y4MClip.bytes(frames: 1)), loop: false, pace: .fast))
+        try source.start { _ in }
+        #expect(throws: CaptureError.alreadyStarted) { try source.start { _ in } }
+        source.stop()
+    }
+
+    @Test func rejectsWhatItCannotPlay() throws {
+        #expect(throws: Y4MError.systemCallFailed(path: "/nonexistent/clip.y4m", call: "open", errno: ENOENT)) {
+            try Y4MFileSource(settings: Y4MSourceSettings(path: "/nonexistent/clip.y4m"))
+        }
+        let chroma422 = try Y4MClip.file(Array("YUV4MPEG2 W16 H16 F30:1 C422\n".utf8))
+        #expect(throws: Y4MError.unsupportedColourSpace("422")) { try Y4MFileSource(settings: Y4MSourceSettings(path: chroma422)) }
+        let odd = try Y4MClip.file(Array("YUV4MPEG2 W17 H16 F30:1\n".utf8))
+        #expect(throws: CaptureError.invalidSize(width: 17, height: 16, reason: "4:2:0 needs even width and height")) {
+            try Y4MFileSource(settings: Y4MSourceSettings(path: odd))
+        }
+    }
+}

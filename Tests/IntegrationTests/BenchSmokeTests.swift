@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+/// `scripts/bench --smoke`: one short run of each contender, so the benchmark cannot rot. It
+/// checks that the figures and ratios are printed, never what they are (no timing assertion).
+@Suite(.serialized, .enabled(if: Environment.rtmpIntegrationEnabled, Environment.rtmpSkipReason))
+struct BenchSmokeTests {
+    @Test func smokeRunPrintsRatiosAndLatency() throws {
+        let dir = try Project.scratchDirectory("bench")
+        let result = try ProcessRunner.run(
+            "/usr/bin/env",
+            ["BENCH_CAMCAST=\(Project.camcastBinary.path)", "BENCH_DIR=\(dir.path)",
+             Project.root.appendingPathComponent("scripts/bench").path, "--smoke"],
+            timeout: 240)
+        #expect(result.status == 0, "bench failed: \(result.stderr.suffix(2000))")
+        let number = #"[0-9]+\.[0-9]+"#
+        for mode in ["fast", "paced"] {
+            #expect(result.stdout.contains("== 320x180@30 \(mode):"), "\(result.stdout)")
+        }
+        for pattern in [
+            #"ratio camcast/x264: +cpu \#(number) +wall \#(number) +rss \#(number)"#,
+            #"ratio camcast/ffmpeg: +cpu \#(number) +wall \#(number) +rss \#(number)"#,
+            #"latency camcast \(capture→socket, ms\): p50 \#(number) +p90 \#(number) +p99 \#(number) +max \#(number)"#,
+        ] {
+            let matches = try NSRegularExpression(pattern: pattern).numberOfMatches(
+                in: result.stdout, range: NSRange(result.stdout.startIndex..., in: result.stdout))
+            #expect(matches >= 1, "no line matching \(pattern) in:\n\(result.stdout)")
+        }
+    }
+}
