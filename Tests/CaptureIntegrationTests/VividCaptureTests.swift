@@ -41,14 +41,17 @@ struct VividCaptureTests {
             #expect(frame.planes == expectedLayout.planes && frame.byteCount == expectedLayout.byteCount)
             #expect(frame.state == .live)
         }
+        var offBeat: [Double] = []
         for (previous, next) in zip(frames, frames.dropFirst()) {
             #expect(next.sequence == previous.sequence + 1, "sequence \(previous.sequence) then \(next.sequence)")
             let delta = Double(next.timestamp.nanoseconds(since: previous.timestamp))
             #expect(delta > 0, "timestamps must increase")
-            // vivid stamps when its thread fills the buffer; under emulation on a busy host that
-            // thread runs up to ~15 ms late (seen), then early for the next frame to keep the rate.
-            #expect(abs(delta - Self.interval) < 0.6 * Self.interval, "frame interval \(delta / 1e6) ms")
+            if abs(delta - Self.interval) >= 0.6 * Self.interval { offBeat.append(delta / 1e6) }
         }
+        // vivid stamps when its kernel thread fills the buffer; under emulation (TCG) on a busy
+        // host that thread runs up to ~30 ms late now and then (seen), then early for the next
+        // frame to keep the rate. A couple of such beats in 89 are the emulator; more is a bug.
+        #expect(offBeat.count <= 2, "intervals off by more than 60 %: \(offBeat) ms")
         let span = Double(frames.last!.timestamp.nanoseconds(since: frames.first!.timestamp))
         #expect(abs(span / 89 - Self.interval) < 0.03 * Self.interval, "mean interval \(span / 89 / 1e6) ms")
         // The kernel stamps on CLOCK_MONOTONIC: the last frame is within moments of now, not on
