@@ -93,12 +93,13 @@ public final class Y4MFileSource: FrameSource {
         var slot: UInt64 = 0
         do throws(Y4MError) {
             while running.load(ordering: .acquiring) {
-                guard try next(&reader, into: &buffer, framesThisPass: &framesThisPass) else { return Ending() }
                 let due = origin.adding(nanoseconds: slot * interval)
                 if settings.pace == .realtime {
                     sleep(until: due)
                     guard running.load(ordering: .acquiring) else { return nil }
                 }
+                // Read after the wait, not before: the picture is still in cache when x264 copies it.
+                guard try next(&reader, into: &buffer, framesThisPass: &framesThisPass) else { return Ending() }
                 deliver(
                     VideoFrame(
                         width: header.width, height: header.height, pixelFormat: .i420, planes: layout.planes,
