@@ -15,9 +15,8 @@ public final class TestPatternSource: FrameSource {
     public let size: VideoSize
     public let frameRate: FrameRate
     private let renderer: TestPatternRenderer
-    private let running = Atomic<Bool>(false)
+    private let thread = SourceThread()
     private let skipped = Atomic<Int>(0)
-    private let thread = Mutex<DedicatedThread?>(nil)
 
     public init(size: VideoSize, frameRate: FrameRate) throws(CaptureError) {
         guard size.width >= 16, size.height >= 16, size.width <= 7680, size.height <= 4320 else {
@@ -37,28 +36,11 @@ public final class TestPatternSource: FrameSource {
     public var skippedFrames: Int { skipped.load(ordering: .relaxed) }
 
     public func start(deliver: @escaping @Sendable (VideoFrame) -> Void) throws {
-        guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
-            throw CaptureError.alreadyStarted
-        }
-        let started: DedicatedThread
-        do {
-            started = try DedicatedThread { [self] in
-                produce(deliver)
-            }
-        } catch {
-            running.store(false, ordering: .releasing)
-            throw CaptureError.threadStartFailed(errno: error.errno)
-        }
-        thread.withLock { $0 = started }
+        try thread.start { [self] in produce(deliver) }
     }
 
     public func stop() {
-        running.store(false, ordering: .releasing)
-        let started = thread.withLock { current -> DedicatedThread? in
-            defer { current = nil }
-            return current
-        }
-        started?.join()
+        thread.stop()
     }
 
     /// Renders frame `index` on its own, for tests and for sources that need a slate.
@@ -78,10 +60,10 @@ public final class TestPatternSource: FrameSource {
         // picture, so the buffer is uniquely ours again when it returns and the next render reuses
         // its storage instead of allocating and zeroing a new frame.
         var bytes = [UInt8](repeating: 0, count: renderer.layout.byteCount)
-        while running.load(ordering: .acquiring) {
+        while thread.isRunning {
             let due = origin.adding(nanoseconds: index * interval)
-            sleep(until: due)
-            guard running.load(ordering: .acquiring) else { break }
+            SourceThread.sleep(until: due)
+            guard thread.isRunning else { break }
             renderer.render(frame: index, into: &bytes)
             deliver(
                 VideoFrame(
@@ -102,10 +84,4 @@ public final class TestPatternSource: FrameSource {
         }
     }
 
-    private func sleep(until deadline: MonotonicTime) {
-        var ts = timespec(
-            tv_sec: Int(deadline.nanoseconds / 1_000_000_000), tv_nsec: Int(deadline.nanoseconds % 1_000_000_000))
-        // Absolute deadlines do not drift with the time spent rendering and encoding; retry on EINTR.
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
-    }
 }

@@ -23,9 +23,8 @@ public final class Y4MFileSource: FrameSource {
     public let header: Y4MStreamHeader
     private let onEnd: @Sendable (Y4MError?) -> Void
     private let reader: Mutex<Y4MReader<Y4MFileInput>?>
-    private let running = Atomic<Bool>(false)
+    private let thread = SourceThread()
     private let skipped = Atomic<Int>(0)
-    private let thread = Mutex<DedicatedThread?>(nil)
 
     /// Opens the input and reads its header. Throws `Y4MError` for an unreadable or malformed
     /// input, `CaptureError` for a picture Camcast cannot encode (not 4:2:0, odd size).
@@ -53,30 +52,17 @@ public final class Y4MFileSource: FrameSource {
     public func start(deliver: @escaping @Sendable (VideoFrame) -> Void) throws {
         // The reader moves to the thread; a second start finds it gone.
         guard let reader = self.reader.withLock({ $0.take() }) else { throw CaptureError.alreadyStarted }
-        running.store(true, ordering: .releasing)
-        let started: DedicatedThread
-        do {
-            started = try DedicatedThread { [self] in
-                var reader = reader
-                let ending = play(&reader, deliver)
-                if let ending { onEnd(ending.error) }
-            }
-        } catch {
-            running.store(false, ordering: .releasing)
-            throw CaptureError.threadStartFailed(errno: error.errno)
+        try thread.start { [self] in
+            var reader = reader
+            let ending = play(&reader, deliver)
+            if let ending { onEnd(ending.error) }
         }
-        thread.withLock { $0 = started }
     }
 
     /// Stops and joins the thread. A thread blocked reading a pipe that never delivers more keeps
     /// `stop` waiting until the writer writes or closes.
     public func stop() {
-        running.store(false, ordering: .releasing)
-        let started = thread.withLock { current -> DedicatedThread? in
-            defer { current = nil }
-            return current
-        }
-        started?.join()
+        thread.stop()
     }
 
     /// Why playback ended on its own; nil when it was stopped.
@@ -92,11 +78,11 @@ public final class Y4MFileSource: FrameSource {
         let origin = MonotonicTime.now()
         var slot: UInt64 = 0
         do throws(Y4MError) {
-            while running.load(ordering: .acquiring) {
+            while thread.isRunning {
                 let due = origin.adding(nanoseconds: slot * interval)
                 if settings.pace == .realtime {
-                    sleep(until: due)
-                    guard running.load(ordering: .acquiring) else { return nil }
+                    SourceThread.sleep(until: due)
+                    guard thread.isRunning else { return nil }
                 }
                 // Read after the wait, not before: the picture is still in cache when x264 copies it.
                 guard try next(&reader, into: &buffer, framesThisPass: &framesThisPass) else { return Ending() }
@@ -110,7 +96,7 @@ public final class Y4MFileSource: FrameSource {
                     // frames are read and dropped, so the picture keeps up with the clock as well.
                     let elapsed = MonotonicTime.now().nanoseconds(since: origin)
                     let current = elapsed > 0 ? UInt64(elapsed) / interval : 0
-                    while slot < current, running.load(ordering: .acquiring) {
+                    while slot < current, thread.isRunning {
                         guard try next(&reader, into: &buffer, framesThisPass: &framesThisPass) else { return Ending() }
                         skipped.add(1, ordering: .relaxed)
                         slot += 1
@@ -135,10 +121,4 @@ public final class Y4MFileSource: FrameSource {
         return try next(&reader, into: &buffer, framesThisPass: &framesThisPass)
     }
 
-    private func sleep(until deadline: MonotonicTime) {
-        var ts = timespec(
-            tv_sec: Int(deadline.nanoseconds / 1_000_000_000), tv_nsec: Int(deadline.nanoseconds % 1_000_000_000))
-        // Absolute deadlines do not drift with the time spent encoding; retry on EINTR.
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
-    }
 }
