@@ -24,13 +24,10 @@ extension X264EncoderSession {
         /// What the last delivered picture carried; nil before the first.
         var deliveredParameterSets: H264ParameterSets?
         var keyframeRequested = false
-        /// The IDR interval in frames; Camcast, not x264, places scheduled IDRs (see
-        /// `keyframeDue`), so it can change while the session runs.
-        var keyframeInterval: Int
+        /// Camcast, not x264, places scheduled IDRs, so the interval can change while the session runs.
+        var keyframes: KeyframeSchedule
         /// Frames x264 has accepted: the input index the next accepted frame will get.
         var acceptedFrames: Int64 = 0
-        /// Input index of the last IDR, forced here or chosen by x264 (scene cut, fresh encoder).
-        var lastKeyframeInput: Int64?
         /// Input index of each frame x264 holds, by PTS, to learn where x264's own IDRs fall.
         var inFlight: [Int64: Int64] = [:]
         var lastPTS: Int64?
@@ -39,18 +36,17 @@ extension X264EncoderSession {
         /// Test seam: make the next encode calls or encoder creations fail.
         var injectedFaults = InjectedFaults()
 
-        init(encoder: X264Encoder, bitrateKbps: Int, keyframeInterval: Int, parameterSets: H264ParameterSets) {
+        init(encoder: X264Encoder, bitrateKbps: Int, keyframes: KeyframeSchedule, parameterSets: H264ParameterSets) {
             self.encoder = encoder
             self.bitrateKbps = bitrateKbps
-            self.keyframeInterval = keyframeInterval
+            self.keyframes = keyframes
             self.parameterSets = parameterSets
         }
 
-        /// Whether the next frame must be an IDR: requested, the first, or a full interval after
-        /// the last one (so a forced IDR restarts the interval, as x264's own keyint would).
-        var keyframeDue: Bool {
-            guard let last = lastKeyframeInput else { return true }
-            return keyframeRequested || acceptedFrames - last >= Int64(keyframeInterval)
+        /// Whether the next frame, at `pts`, must be an IDR: requested, the first, or a full
+        /// interval after the last one (so a forced IDR restarts the interval, as x264's keyint would).
+        func keyframeDue(pts: Int64) -> Bool {
+            keyframeRequested || keyframes.isDue(input: acceptedFrames, pts: pts)
         }
 
         /// The frame's capture time in ms, bumped past the previous PTS if it does not increase.
@@ -78,7 +74,7 @@ extension X264EncoderSession {
         /// Wraps an x264 result, tracking SPS/PPS changes and numbering pictures.
         mutating func picture(from result: X264Encoder.Output) -> EncodedPicture {
             if let input = inFlight.removeValue(forKey: result.pts), result.isKeyframe {
-                lastKeyframeInput = max(lastKeyframeInput ?? input, input)
+                keyframes.recordKeyframe(input: input, pts: result.pts)
             }
             if let sps = result.nalUnits.first(where: { $0.type == .sps }),
                 let pps = result.nalUnits.first(where: { $0.type == .pps })

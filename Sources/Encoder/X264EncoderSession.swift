@@ -36,7 +36,7 @@ public final class X264EncoderSession: Sendable {
         self.output = output
         self.state = Mutex(
             State(
-                encoder: encoder, bitrateKbps: settings.bitrateKbps, keyframeInterval: settings.keyframeIntervalInFrames,
+                encoder: encoder, bitrateKbps: settings.bitrateKbps, keyframes: KeyframeSchedule(settings),
                 parameterSets: headers))
         logger.info(
             "encoder opened",
@@ -56,13 +56,13 @@ public final class X264EncoderSession: Sendable {
             guard let encoder = state.encoder else { throw .closed }
             let pts = state.presentationTime(for: frame)
             let converter = state.converter
-            let forceIDR = state.keyframeDue
+            let forceIDR = state.keyframeDue(pts: pts)
             let result = try converter.withImage(of: frame, size: settings.size, scaling: settings.scaling) { (image) throws(EncoderError) in
                 try encodeRecovering(image, pts: pts, forceIDR: forceIDR, encoder: encoder, state: &state)
             }
             // Only a frame x264 took consumes the keyframe request and advances the PTS.
             state.keyframeRequested = false
-            if forceIDR { state.lastKeyframeInput = state.acceptedFrames }
+            if forceIDR { state.keyframes.recordKeyframe(input: state.acceptedFrames, pts: pts) }
             state.accept(pts: pts, of: frame, logger: logger)
             if let result { deliver(result, state: &state) }
         }
@@ -92,12 +92,13 @@ public final class X264EncoderSession: Sendable {
         changed.keyframeIntervalFrames = keyframeIntervalFrames
         let problems = changed.validate()
         guard problems.isEmpty else { throw .invalidSettings(problems) }
-        let frames = changed.keyframeIntervalInFrames
         try withState { (state) throws(EncoderError) in
             guard state.encoder != nil else { throw .closed }
-            state.keyframeInterval = frames
+            state.keyframes.change(to: changed)
         }
-        logger.debug("encoder keyframe interval changed", metadata: ["frames": "\(frames)"])
+        logger.debug("encoder keyframe interval changed", metadata: [
+            "frames": "\(changed.keyframeIntervalInFrames)", "seconds": "\(keyframeIntervalSeconds)",
+        ])
     }
 
     /// Changes the average bitrate live (`x264_encoder_reconfig`); the VBV peak and buffer follow
@@ -150,7 +151,7 @@ public final class X264EncoderSession: Sendable {
 
     /// The IDR interval in force, in frames.
     public var keyframeIntervalInFrames: Int {
-        withState { $0.keyframeInterval }
+        withState { $0.keyframes.intervalFrames }
     }
 
     /// The current average bitrate in kbit/s.

@@ -46,6 +46,28 @@ import Testing
         #expect(c.expected.allSatisfy { probe.pictTypes[$0] == "I" })
     }
 
+    /// A camera set to 30 fps that delivers 15 (low-light auto exposure, or a driver dropping
+    /// every other frame): "2 s between keyframes" must stay 2 s of capture time, not 60 frames.
+    @Test func keyframeIntervalFollowsCaptureTimeWhenFramesArriveSlower() throws {
+        let settings = Harness.settings(fps: 30) { $0.keyframeIntervalSeconds = 2 }
+        let collector = PictureCollector()
+        let session = try X264EncoderSession(settings: settings, logger: Harness.quietLogger) { collector.add($0) }
+        for index in 0..<100 {
+            var frame = TestFrames.frame(.i420, width: 320, height: 180, index: index).frame
+            // Every other 30 fps slot, with ±5 ms of jitter as a real camera's clock has.
+            let jitter = Int64(index % 3 - 1) * 5_000_000
+            frame.timestamp = MonotonicTime(nanoseconds: UInt64(Int64(TestFrames.timestamp(2 * index).nanoseconds) + jitter))
+            try session.encode(frame)
+        }
+        try session.flush()
+        let pictures = collector.all
+        let expected = [0, 30, 60, 90]
+        #expect(pictures.indices.filter { pictures[$0].isKeyframe } == expected)
+        let keyframeTimes = pictures.filter(\.isKeyframe).map(\.pts)
+        #expect(zip(keyframeTimes, keyframeTimes.dropFirst()).allSatisfy { (1950...2050).contains($1 - $0) })
+        #expect(try FFmpegTools.probe(try Harness.writeAnnexB(pictures, name: "keyint-slow-camera.h264")).keyframeIndices == expected)
+    }
+
     @Test func requestedKeyframeLandsOnTheNextFrame() throws {
         let settings = Harness.settings { $0.keyframeIntervalSeconds = 1 }
         let pictures = try Harness.encode(settings, count: 90) { index, session in
