@@ -155,7 +155,8 @@ public struct Pipeline: Service {
             "stopped",
             metadata: [
                 "reason": "\(reason)", "frames": "\(counters.framesEncoded.load(ordering: .relaxed))",
-                "skipped": "\(finalSource?.skippedFrames ?? 0)", "dropped": "\(delivery.droppedFrames)",
+                "skipped": "\(finalSource?.skippedFrames ?? 0)",
+                "driver_dropped": "\(finalSource?.driverDroppedFrames ?? 0)", "dropped": "\(delivery.droppedFrames)",
                 "discarded": "\(delivery.discardedFrames)", "reconnects": "\(delivery.reconnects)",
             ])
         if let summary = latency?.summary() {

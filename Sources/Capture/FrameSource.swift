@@ -11,4 +11,11 @@ public protocol FrameSource: AnyObject, Sendable {
     func stop()
     /// Frames the source skipped because the consumer did not keep up.
     var skippedFrames: Int { get }
+    /// Frames lost before they reached the source: a camera driver that had no free buffer.
+    var driverDroppedFrames: Int { get }
+}
+
+extension FrameSource {
+    /// Sources without a driver underneath lose nothing before they see it.
+    public var driverDroppedFrames: Int { 0 }
 }

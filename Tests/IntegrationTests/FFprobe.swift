@@ -42,8 +42,11 @@ struct ProbedVideo {
     }
 
     /// `ffmpeg -xerror` stops at the first decoding error; an empty stderr means a clean decode.
+    /// `-enc_time_base -1` keeps FLV's millisecond clock: a camera's jittery frame times would
+    /// otherwise collide when ffmpeg rounds them onto a 1/fps grid, and it complains about that.
     static func decodeErrors(_ file: URL) throws -> String {
-        let result = try ProcessRunner.run("/usr/bin/ffmpeg", ["-v", "error", "-xerror", "-i", file.path, "-f", "null", "-"])
+        let result = try ProcessRunner.run(
+            "/usr/bin/ffmpeg", ["-v", "error", "-xerror", "-i", file.path, "-enc_time_base", "-1", "-f", "null", "-"])
         return result.status == 0 ? result.stderr : "exit \(result.status): \(result.stderr)"
     }
 }

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// One `camcast run` inside the vivid VM (scripts/vivid-vm/run): the guest's /dev/video0 is the
+/// kernel's vivid driver and the host's loopback is 10.0.2.2 (QEMU user networking), so a guest
+/// camcast can publish to an nginx-rtmp started on the host by `RTMPServer`.
+struct VividGuest {
+    /// How the guest reaches a server listening on the host's 127.0.0.1.
+    static let hostAddress = "10.0.2.2"
+
+    struct Finished {
+        /// camcast's exit status inside the guest.
+        var status: Int32
+        /// camcast's stderr (its log).
+        var log: String
+        /// Everything the VM harness and the guest printed, for failure messages.
+        var transcript: String
+
+        /// The last log line containing `text`.
+        func line(_ text: String) -> String? {
+            log.split(separator: "\n").last { $0.contains(text) }.map(String.init)
+        }
+
+        /// An integer `key=value` from the last line containing `text`.
+        func count(_ key: String, in text: String) -> Int? {
+            line(text).flatMap { CamcastLog.value(key, in: $0) }.flatMap { Int($0) }
+        }
+    }
+
+    /// A shell command run in the guest once camcast logs that it is streaming, `seconds` later
+    /// (vivid's controls are set this way, as an operator or a flaky USB bus would).
+    struct Event {
+        var afterStreamingSeconds: Double
+        var command: String
+    }
+
+    /// Boots the VM, runs camcast with `arguments` (and `environment`) in it, then powers off.
+    /// Returns nil, having recorded an issue, when the VM itself could not run: a hardware test
+    /// that cannot run fails, it never passes by skipping.
+    static func runCamcast(
+        _ arguments: [String], environment: [String: String] = [:], event: Event? = nil
+    ) throws -> Finished? {
+        let dir = try Project.scratchDirectory("vivid-guest")
+        let log = dir.appendingPathComponent("camcast.log").path
+        let status = dir.appendingPathComponent("camcast.status").path
+        let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(quoted($0.value))" }
+        let camcast = (assignments + [quoted(Project.camcastBinary.path)] + arguments.map(quoted)).joined(separator: " ")
+        var script = ""
+        if let event {
+            script += """
+                ( until grep -q ' streaming ' \(quoted(log)) 2>/dev/null || [ -e \(quoted(status)) ]; do sleep 0.1; done
+                  [ -e \(quoted(status)) ] || { sleep \(event.afterStreamingSeconds); \(event.command); } ) &
+
+                """
+        }
+        script += """
+            \(camcast) 2> \(quoted(log)); echo $? > \(quoted(status))
+            wait
+            """
+        let harness = Project.root.appendingPathComponent("scripts/vivid-vm/run").path
+        let vm = try ProcessRunner.run(
+            "/usr/bin/env",
+            ["VIVID_TIMEOUT=300", "VIVID_RW_DIRS=\(dir.path)", "NO_COLOR=1", "/bin/bash", harness, script],
+            timeout: 360)
+        let transcript = "--- vivid-vm/run exit \(vm.status)\n--- stdout\n\(vm.stdout)\n--- stderr\n\(vm.stderr)"
+        guard vm.status != 124, vm.status != 125 else {
+            let missing = vm.stderr.split(separator: "\n").first { $0.hasPrefix("vivid-run: missing") }
+            Issue.record("the vivid VM could not run camcast (exit \(vm.status)): \(missing.map(String.init) ?? "see transcript")\n\(transcript)")
+            return nil
+        }
+        let statusText = (try? String(contentsOfFile: status, encoding: .utf8)) ?? ""
+        guard let exitStatus = Int32(statusText.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            Issue.record("camcast did not finish inside the VM\n\(transcript)")
+            return nil
+        }
+        return Finished(
+            status: exitStatus, log: (try? String(contentsOfFile: log, encoding: .utf8)) ?? "",
+            transcript: transcript)
+    }
+
+    private static func quoted(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
+extension RTMPServer {
+    /// The server's URL as the guest sees it.
+    func guestURL(app: String, name: String) -> String {
+        "rtmp://\(VividGuest.hostAddress):\(port)/\(app)/\(name)"
+    }
+}
