@@ -35,13 +35,16 @@ public final class PipelineControl: Sendable {
     func snapshot() -> PipelineSnapshot? {
         guard let (_, running) = stages.withLock({ $0 }) else { return nil }
         let settings = running.settings.withLock { $0 }
+        let source = running.source.withLock { $0 }
         var snapshot = PipelineSnapshot(
             at: .now(), size: settings.encoder.size, targetKbps: settings.encoder.bitrateKbps,
             framesCaptured: counters.framesCaptured.load(ordering: .relaxed),
             framesEncoded: counters.framesEncoded.load(ordering: .relaxed),
             encodedBytes: counters.encodedBytes.load(ordering: .relaxed),
-            skippedAtSource: running.source.withLock { $0 }?.skippedFrames ?? 0,
+            skippedAtSource: source?.skippedFrames ?? 0,
             outputs: running.currentOutputs.count + running.rawWriters.withLock { $0.count })
+        snapshot.droppedByDriver = source?.driverDroppedFrames ?? 0
+        snapshot.placeholderReason = source?.placeholderReason
         for output in running.currentOutputs {
             let statistics = output.statistics
             snapshot.queuedPackets += statistics.queuedPackets

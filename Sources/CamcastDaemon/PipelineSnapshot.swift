@@ -10,6 +10,10 @@ struct PipelineSnapshot: Sendable, Equatable {
     var encodedBytes: Int
     /// Frames the source skipped because the encoder did not keep up.
     var skippedAtSource: Int
+    /// Frames the camera's driver dropped before the source saw them.
+    var droppedByDriver = 0
+    /// Set while the source sends placeholders ("camera gone").
+    var placeholderReason: String?
     var outputs: Int
     /// Packets waiting in the send queues of all outputs.
     var queuedPackets = 0

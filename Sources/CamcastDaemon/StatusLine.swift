@@ -2,7 +2,12 @@
 ///
 ///     1280x720 in 30.0 fps out 30.0 fps 2496/2500 kbit/s queue 0 dropped 0 reconnects 0 outputs 2 up 1d02:03:04
 ///
+/// and, while placeholders stand in for the camera, starting with what is wrong, where an
+/// operator looks first: `[camera gone] 1280x720 in 30.0 fps …`.
+///
 /// Rates are over the time between the two snapshots: what happened lately, not since start.
+/// "dropped" counts every frame lost since start: by the camera's driver, skipped at the source,
+/// dropped by a congested output.
 struct StatusLine {
     var previous: PipelineSnapshot
     var current: PipelineSnapshot
@@ -13,8 +18,9 @@ struct StatusLine {
         let fpsIn = Double(current.framesCaptured - previous.framesCaptured) / seconds
         let fpsOut = Double(current.framesEncoded - previous.framesEncoded) / seconds
         let kbps = Int((Double(current.encodedBytes - previous.encodedBytes) * 8 / 1000 / seconds).rounded())
-        let dropped = current.droppedFrames + current.skippedAtSource
-        return "\(current.size) in \(Self.oneDecimal(fpsIn)) fps out \(Self.oneDecimal(fpsOut)) fps "
+        let dropped = current.droppedFrames + current.skippedAtSource + current.droppedByDriver
+        let trouble = current.placeholderReason.map { "[\($0)] " } ?? ""
+        return "\(trouble)\(current.size) in \(Self.oneDecimal(fpsIn)) fps out \(Self.oneDecimal(fpsOut)) fps "
             + "\(kbps)/\(current.targetKbps) kbit/s queue \(current.queuedPackets) dropped \(dropped) "
             + "reconnects \(current.reconnects) outputs \(current.outputs) up \(Self.duration(uptimeSeconds))"
     }

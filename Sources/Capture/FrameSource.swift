@@ -13,9 +13,13 @@ public protocol FrameSource: AnyObject, Sendable {
     var skippedFrames: Int { get }
     /// Frames lost before they reached the source: a camera driver that had no free buffer.
     var driverDroppedFrames: Int { get }
+    /// Why the source sends placeholder frames instead of live ones ("camera gone"), nil while live.
+    var placeholderReason: String? { get }
 }
 
 extension FrameSource {
     /// Sources without a driver underneath lose nothing before they see it.
     public var driverDroppedFrames: Int { 0 }
+    /// Sources that cannot lose their input never stand in for it.
+    public var placeholderReason: String? { nil }
 }
