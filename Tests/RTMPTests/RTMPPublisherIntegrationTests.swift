@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RTMPAddress
 import Testing
 @testable import RTMP
 
