@@ -56,11 +56,19 @@ let package = Package(
             dependencies: ["CamcastDaemon", "Capture", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
-        .testTarget(name: "FLVTests", dependencies: ["FLV"]),
-        .testTarget(name: "EncoderTests", dependencies: ["Encoder", "Media", .product(name: "Logging", package: "swift-log")]),
+        // What several test targets need: the nginx-rtmp server (scripts/rtmp-server), ffmpeg/ffprobe,
+        // child processes. Only test targets depend on it, so it never reaches the camcast binary.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+
+        .testTarget(name: "FLVTests", dependencies: ["FLV", "TestSupport"]),
+        .testTarget(
+            name: "EncoderTests",
+            dependencies: ["Encoder", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "RTMPAddressTests", dependencies: ["RTMPAddress"]),
-        .testTarget(name: "RTMPTests", dependencies: ["RTMP", "RTMPAddress", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media"]),
+        .testTarget(
+            name: "RTMPTests",
+            dependencies: ["RTMP", "RTMPAddress", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "TestSupport"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Media"]),
         // Daemon logic apart from processes: reconnect policy, send queue, dead-peer detection,
         // reload plans, sd_notify datagrams, watchdog, status line.
@@ -72,7 +80,7 @@ let package = Package(
             name: "CaptureIntegrationTests",
             dependencies: ["Capture", "Media", .product(name: "Logging", package: "swift-log")]),
         // Real servers and processes: nginx-rtmp, ffprobe/ffmpeg, the camcast binary.
-        .testTarget(name: "IntegrationTests", dependencies: ["FLV"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["FLV", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
