@@ -4,7 +4,7 @@ import PackageDescription
 // The pipeline is visible in the targets:
 //   Capture ─▶ Encoder ─▶ FLV ─▶ RTMP, wired together by CamcastDaemon, started by `camcast`.
 // Each C library is wrapped by exactly one thin `C*` system-library module and imported by exactly
-// one Swift module, so no C type reaches a public API. Media, FLV and Config are pure Swift.
+// one Swift module, so no C type reaches a public API. Media, FLV, RTMPAddress and Config are pure Swift.
 let package = Package(
     name: "camcast",
     platforms: [.macOS(.v15)],
@@ -21,7 +21,7 @@ let package = Package(
         // C libraries: one shim module each (module.modulemap + shim.h).
         .systemLibrary(name: "CX264", pkgConfig: "x264", providers: [.apt(["libx264-dev"])]),
         .systemLibrary(name: "CRTMP", pkgConfig: "librtmp", providers: [.apt(["librtmp-dev"])]),
-        .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
+        .systemLibrary(name: "CV4L2", providers: [.apt(["linux-libc-dev"])]),
         .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
 
@@ -35,15 +35,18 @@ let package = Package(
         .target(name: "Encoder", dependencies: ["Media", "CX264", "CYUV", .product(name: "Logging", package: "swift-log")]),
         // Stage 3: FLV wire format, pure Swift.
         .target(name: "FLV"),
+        // RTMP URLs: the one parser and validator, and stream-key redaction. Pure Swift, so Config can
+        // check `outputs[].url` by the same rules the publisher uses without linking librtmp.
+        .target(name: "RTMPAddress"),
         // Stage 4: the librtmp publisher.
-        .target(name: "RTMP", dependencies: ["CRTMP", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "RTMP", dependencies: ["CRTMP", "RTMPAddress", .product(name: "Logging", package: "swift-log")]),
         // Configuration file model and validation, pure Swift (+ Yams for parsing; Media's value types).
-        .target(name: "Config", dependencies: ["Media", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Config", dependencies: ["Media", "RTMPAddress", .product(name: "Yams", package: "Yams")]),
         // Wiring, lifecycle and status.
         .target(
             name: "CamcastDaemon",
             dependencies: [
-                "Media", "Capture", "Encoder", "FLV", "RTMP", "Config",
+                "Media", "Capture", "Encoder", "FLV", "RTMPAddress", "RTMP", "Config",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -53,21 +56,31 @@ let package = Package(
             dependencies: ["CamcastDaemon", "Capture", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
-        .testTarget(name: "FLVTests", dependencies: ["FLV"]),
-        .testTarget(name: "EncoderTests", dependencies: ["Encoder", "Media", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "RTMPTests", dependencies: ["RTMP", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media"]),
+        // What several test targets need: the nginx-rtmp server (scripts/rtmp-server), ffmpeg/ffprobe,
+        // child processes. Only test targets depend on it, so it never reaches the camcast binary.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+
+        .testTarget(name: "FLVTests", dependencies: ["FLV", "TestSupport"]),
+        .testTarget(
+            name: "EncoderTests",
+            dependencies: ["Encoder", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "RTMPAddressTests", dependencies: ["RTMPAddress"]),
+        .testTarget(
+            name: "RTMPTests",
+            dependencies: ["RTMP", "RTMPAddress", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "TestSupport"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Media"]),
         // Daemon logic apart from processes: reconnect policy, send queue, dead-peer detection,
         // reload plans, sd_notify datagrams, watchdog, status line.
         .testTarget(
-            name: "CamcastDaemonTests", dependencies: ["CamcastDaemon", "Capture", "Config", "Encoder", "FLV", "Media", "RTMP"]),
+            name: "CamcastDaemonTests",
+            dependencies: ["CamcastDaemon", "Capture", "Config", "Encoder", "FLV", "Media", "RTMP", "RTMPAddress"]),
         // Boots the vivid VM (scripts/vivid-vm) from the host and runs its in-VM suites there.
         .testTarget(
             name: "CaptureIntegrationTests",
             dependencies: ["Capture", "Media", .product(name: "Logging", package: "swift-log")]),
         // Real servers and processes: nginx-rtmp, ffprobe/ffmpeg, the camcast binary.
-        .testTarget(name: "IntegrationTests", dependencies: ["FLV"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["FLV", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

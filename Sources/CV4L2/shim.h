@@ -5,17 +5,12 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <linux/videodev2.h>
-#include <libv4l2.h>
 #include <poll.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
 
-// v4l2_open and v4l2_ioctl are variadic and the VIDIOC_* request codes are function-like macros
-// (_IOWR(...)); Swift can call neither, so each gets a fixed-signature wrapper here.
-static inline int cv4l2_open(const char *path, int flags) { return v4l2_open(path, flags); }
-static inline int cv4l2_close(int fd) { return v4l2_close(fd); }
-static inline int cv4l2_ioctl(int fd, unsigned long request, void *arg) { return v4l2_ioctl(fd, request, arg); }
-
+// The VIDIOC_* request codes are function-like macros (_IOWR(...)), which Swift cannot expand, so
+// each gets a function returning it.
 static inline unsigned long cv4l2_vidioc_querycap(void) { return VIDIOC_QUERYCAP; }
 static inline unsigned long cv4l2_vidioc_enum_fmt(void) { return VIDIOC_ENUM_FMT; }
 static inline unsigned long cv4l2_vidioc_enum_framesizes(void) { return VIDIOC_ENUM_FRAMESIZES; }
@@ -33,7 +28,7 @@ static inline unsigned long cv4l2_vidioc_streamoff(void) { return VIDIOC_STREAMO
 static inline unsigned long cv4l2_vidioc_g_input(void) { return VIDIOC_G_INPUT; }
 static inline unsigned long cv4l2_vidioc_enuminput(void) { return VIDIOC_ENUMINPUT; }
 
-// The kernel interface itself, without libv4l2. Capture goes through these: libv4l2 would convert
+// The kernel interface itself. Capture deliberately does not use libv4l2: it would convert
 // formats in software behind our back (hiding what the driver grants and costing CPU the encoder
 // needs) and its plugin dresses multi-planar devices up as single-planar. `open` and `ioctl` are
 // variadic in C, so they need fixed-signature wrappers too.

@@ -1,5 +1,5 @@
 import Config
-import RTMP
+import RTMPAddress
 
 /// Where the encoded stream goes. One run may have several.
 public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
@@ -26,7 +26,7 @@ public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
             do {
                 self = .rtmp(try RTMPURL(parsing: text))
             } catch {
-                throw .badURL(error.description)
+                throw .badURL(error.message(quoting: text))
             }
         case .file(let path, let maxFrames):
             guard !path.isEmpty else { throw .empty }

@@ -3,6 +3,7 @@ import FLV
 import Logging
 import Media
 import RTMP
+import RTMPAddress
 import Synchronization
 
 /// Publishes the stream to one RTMP server from a dedicated publisher thread, and keeps it

@@ -1,4 +1,5 @@
 internal import Yams
+import RTMPAddress
 
 /// `outputs:` — a list of maps, each with exactly one of `url` (RTMP) or `path` (a file).
 extension ConfigDecoder {
@@ -105,16 +106,21 @@ extension ConfigDecoder {
             return nil
         case (let url?, nil):
             guard let text = url.text else {
-                report("\(itemPath).url", at: url.at, "has no value (expected \(RTMPURLRules.expectedForm))")
+                report("\(itemPath).url", at: url.at, "has no value (expected \(RTMPURL.expectedForm))")
                 return nil
             }
-            let reasons = RTMPURLRules.problems(in: text)
-            for reason in reasons { report("\(itemPath).url", at: url.at, reason) }
+            // The publisher's own parser, so what passes here is what librtmp will be given.
+            var parsed: RTMPURL?
+            do {
+                parsed = try RTMPURL(parsing: text)
+            } catch {
+                report("\(itemPath).url", at: url.at, error.message(quoting: text))
+            }
             if let maxFrames = spec.maxFrames {
                 report("\(itemPath).max_frames", at: maxFrames.at, "only applies to .h264 file outputs, not to RTMP")
                 return nil
             }
-            return reasons.isEmpty ? .rtmp(url: text) : nil
+            return parsed == nil ? nil : .rtmp(url: text)
         case (nil, let path?):
             guard let text = path.text, !text.isEmpty else {
                 report("\(itemPath).path", at: path.at, "has no value (expected a file path ending in .flv or .h264)")

@@ -1,7 +1,7 @@
 /// One thing wrong with a config: which key, where in which file, and what is wrong with it.
 ///
 /// Messages quote the bad value and say what is allowed, but never show an RTMP stream key:
-/// URLs are always shown through `StreamKeyRedaction`.
+/// URLs are always shown through `RTMPURL.redact`.
 public struct ConfigProblem: Sendable, Equatable, CustomStringConvertible {
     /// Where the value came from: the file name, "command line", or "$CAMCAST_…" for the environment.
     public var origin: String

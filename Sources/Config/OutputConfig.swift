@@ -1,3 +1,5 @@
+import RTMPAddress
+
 extension CamcastConfig {
     /// One item of `outputs:` — an RTMP server to publish to, or a file to record.
     public enum OutputConfig: Sendable, Hashable, CustomStringConvertible {
@@ -9,7 +11,7 @@ extension CamcastConfig {
         /// Safe to log: the stream key of an RTMP URL is shown as `****`.
         public var description: String {
             switch self {
-            case .rtmp(let url): StreamKeyRedaction.redact(url)
+            case .rtmp(let url): RTMPURL.redact(url)
             case .file(let path, let maxFrames):
                 maxFrames.map { "\(path) (max \($0) frames)" } ?? path
             }

@@ -1,3 +1,5 @@
+import RTMPAddress
+
 /// How values appear inside problem messages.
 enum ValueText {
     /// A value as the user wrote it, in backticks. Anything that looks like a URL is redacted
@@ -11,7 +13,7 @@ enum ValueText {
         guard text.contains("://") || text.lowercased().hasPrefix("rtmp") else {
             return text.count > 80 ? String(text.prefix(77)) + "…" : text
         }
-        return StreamKeyRedaction.redact(text)
+        return RTMPURL.redact(text)
     }
 
     /// `2` rather than `2.0`; `0.1` stays `0.1`.

@@ -1,3 +1,5 @@
+import RTMPAddress
+
 /// The facts this module reads from librtmp's log lines to classify failures.
 ///
 /// librtmp 2.4 reports most failures only as a FALSE return and a log line; errno is

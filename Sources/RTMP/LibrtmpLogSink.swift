@@ -1,4 +1,5 @@
 import Logging
+import RTMPAddress
 import Synchronization
 
 /// Where librtmp's log lines go while one publisher is inside a librtmp call: its logger

@@ -1,5 +1,6 @@
 internal import CRTMP
 import Logging
+import RTMPAddress
 #if canImport(Glibc)
 import Glibc
 #endif

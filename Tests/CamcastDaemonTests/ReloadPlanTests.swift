@@ -1,7 +1,7 @@
 import Capture
 import Encoder
 import Media
-import RTMP
+import RTMPAddress
 import Testing
 
 @testable import CamcastDaemon

@@ -1,6 +1,7 @@
 @testable import Capture
 import Foundation
 import Media
+import TestSupport
 import Testing
 
 /// The JPEG images come from ffmpeg (an encoder nobody here wrote), and the decoded pictures are
@@ -10,16 +11,7 @@ import Testing
     static let height = 180
 
     static func ffmpeg(_ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-hide_banner", "-loglevel", "error"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "ffmpeg \(arguments.joined(separator: " ")) failed")
-        return data
+        try FFmpegTools.run("ffmpeg", ["-hide_banner", "-loglevel", "error"] + arguments)
     }
 
     /// A 320x180 test picture as JPEG in the given chroma layout (yuvj420p, yuvj422p, yuvj444p, gray).

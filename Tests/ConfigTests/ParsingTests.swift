@@ -91,7 +91,7 @@ import Config
               threads: 2
               max_frame_delay: 5
             outputs:
-              - url: rtmps://live.example.com:443/app/key?token=abc
+              - url: rtmp://live.example.com:443/app/key?token=abc
               - path: /var/lib/camcast/cam.flv
               - path: /tmp/first.h264
                 max_frames: 300
@@ -132,7 +132,7 @@ import Config
         #expect(c.encoder.threads == 2)
         #expect(c.encoder.maxFrameDelay == 5)
         #expect(c.outputs == [
-            .rtmp(url: "rtmps://live.example.com:443/app/key?token=abc"),
+            .rtmp(url: "rtmp://live.example.com:443/app/key?token=abc"),
             .file(path: "/var/lib/camcast/cam.flv", maxFrames: nil),
             .file(path: "/tmp/first.h264", maxFrames: 300),
         ])

@@ -2,6 +2,7 @@ import Encoder
 import Foundation
 import Media
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite struct ConcurrencyTests {

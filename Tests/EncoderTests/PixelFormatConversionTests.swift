@@ -1,6 +1,7 @@
 import Encoder
 import Foundation
 import Media
+import TestSupport
 import Testing
 
 /// Each input format goes through libyuv (or straight in), is encoded at a generous bitrate,

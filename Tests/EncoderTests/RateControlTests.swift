@@ -1,6 +1,7 @@
 import Encoder
 import Foundation
 import Media
+import TestSupport
 import Testing
 
 /// Rate control as a viewer's pipe sees it: camcast encodes hard-to-compress moving content with

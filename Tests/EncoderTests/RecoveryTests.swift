@@ -1,5 +1,6 @@
 @testable import Encoder
 import Foundation
+import TestSupport
 import Testing
 
 /// Encoder re-creation after an encode error, driven by the session's fault-injection seam.

@@ -1,6 +1,7 @@
 import Encoder
 import Foundation
 import Media
+import TestSupport
 import Testing
 
 /// End-to-end: encode synthetic frames, write Annex-B, and let ffprobe/ffmpeg judge the result.

@@ -1,22 +1,17 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import FLV
 
 @Suite struct FLVFileWriterTests {
-    static let ffmpeg = "/usr/bin/ffmpeg"
-    static let ffprobe = "/usr/bin/ffprobe"
-
     /// Encodes 15 frames (0.5 s at 30 fps) of ffmpeg's test pattern with x264 High profile and
     /// returns the Annex-B stream.
     static func encodeSampleH264(in directory: URL) throws -> [UInt8] {
-        try #require(FileManager.default.isExecutableFile(atPath: ffmpeg),
-                     "ffmpeg is not installed at \(ffmpeg) (Debian package ffmpeg); it makes the test's H.264 input")
         let output = directory.appendingPathComponent("sample.h264").path
-        let result = try Fixtures.run(ffmpeg, [
+        _ = try FFmpegTools.run("ffmpeg", [
             "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-frames:v", "15",
             "-c:v", "libx264", "-profile:v", "high", "-bf", "0", "-g", "10", "-f", "h264", output,
         ])
-        try #require(result.status == 0, "ffmpeg failed: \(result.errors)")
         return try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
     }
 
@@ -51,20 +46,17 @@ import Testing
     }
 
     @Test func ffprobeAcceptsTheWrittenFile() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.ffprobe),
-                     "ffprobe is not installed at \(Self.ffprobe) (Debian package ffmpeg); the FLV cannot be checked by an independent tool")
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("out.flv").path
         _ = try Self.writeSampleFLV(to: path, directory: directory)
 
-        let probe = try Fixtures.run(Self.ffprobe, [
+        // Fails on any complaint: a non-zero exit or a line on stderr.
+        let probe = try FFmpegTools.run("ffprobe", [
             "-v", "error", "-show_entries", "format=duration:stream=codec_name,width,height", "-of", "json", path,
         ])
-        #expect(probe.status == 0)
-        #expect(probe.errors.isEmpty, "ffprobe complained: \(probe.errors)")
-        let parsed = try JSONSerialization.jsonObject(with: Data(probe.output.utf8))
-        let json = try #require(parsed as? [String: Any], "ffprobe output is not a JSON object: \(probe.output)")
+        let parsed = try JSONSerialization.jsonObject(with: probe)
+        let json = try #require(parsed as? [String: Any], "ffprobe output is not a JSON object: \(String(decoding: probe, as: UTF8.self))")
         let streams = try #require(json["streams"] as? [[String: Any]])
         try #require(streams.count == 1)
         #expect(streams[0]["codec_name"] as? String == "h264")
@@ -76,9 +68,7 @@ import Testing
         #expect(abs(duration - 0.5) < 0.02, "ffprobe duration \(duration), expected 0.5 s")
 
         // And every frame decodes without a single complaint.
-        let decode = try Fixtures.run(Self.ffmpeg, ["-v", "error", "-i", path, "-f", "null", "-"])
-        #expect(decode.status == 0)
-        #expect(decode.errors.isEmpty, "ffmpeg decode complained: \(decode.errors)")
+        _ = try FFmpegTools.run("ffmpeg", ["-v", "error", "-i", path, "-f", "null", "-"])
     }
 
     @Test func closePatchesDurationAndFileSize() throws {

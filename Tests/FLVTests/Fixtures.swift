@@ -19,28 +19,6 @@ enum Fixtures {
     ]
     static let baselinePPS: [UInt8] = [0x68, 0xCB, 0x83, 0xCB, 0x20]
 
-    /// Runs a program and returns its exit status, standard output and standard error.
-    /// Standard error goes to a file so neither pipe can fill up and block the child.
-    static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        let errorsURL = FileManager.default.temporaryDirectory.appendingPathComponent("flvtests-\(UUID().uuidString).err")
-        _ = FileManager.default.createFile(atPath: errorsURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errorsURL) }
-        let errorsHandle = try FileHandle(forWritingTo: errorsURL)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = errorsHandle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try errorsHandle.close()
-        let errors = try String(contentsOf: errorsURL, encoding: .utf8)
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self), errors)
-    }
-
     /// Every proper prefix of `bytes`: the one-byte-at-a-time view of a whole-buffer parser.
     static func prefixes(of bytes: [UInt8]) -> [[UInt8]] {
         (0..<bytes.count).map { Array(bytes[..<$0]) }

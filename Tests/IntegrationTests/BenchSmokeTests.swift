@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `scripts/bench --smoke`: one short run of each contender, so the benchmark cannot rot. It

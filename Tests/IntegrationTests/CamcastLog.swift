@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Reading a running camcast's stderr: waiting for a line, and the time stamped on each.
 extension RunningProcess {

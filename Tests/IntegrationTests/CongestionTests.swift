@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A link slower than the stream (tc-tbf in a network namespace of the test's own): the send

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// One broken config file, as the binary must report it.

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 
 /// Plays systemd's side of sd_notify: a datagram socket in the abstract namespace that the daemon
 /// finds in NOTIFY_SOCKET, and every message that arrives with the time it arrived.

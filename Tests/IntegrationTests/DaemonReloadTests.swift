@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// SIGHUP against a real nginx-rtmp: the new bitrate shows in the server's recording, the

@@ -1,5 +1,6 @@
 import FLV
 import Foundation
+import TestSupport
 import Testing
 
 /// SIGTERM the way systemd stops a service: every output ends with the AVC end-of-sequence tag,

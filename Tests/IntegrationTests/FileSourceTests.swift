@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `camcast run --source FILE.y4m` end to end: a clip made by ffmpeg, played once, checked with ffprobe.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Dead peers that never close the connection: a black-holed link and a server that stops

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A network namespace of the test's own (`ip netns add`), with only a loopback interface: nginx

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// camcast keeps publishing through server restarts, server-side drops and a server that is not

@@ -1,5 +1,6 @@
 import FLV
 import Foundation
+import TestSupport
 import Testing
 
 /// `camcast run` end to end against a real nginx-rtmp, checked with ffprobe and ffmpeg.

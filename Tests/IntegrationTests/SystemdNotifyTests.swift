@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `camcast run` under a pretend systemd: NOTIFY_SOCKET and WATCHDOG_USEC in the environment, and

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The units as systemd itself reads them, and the install script staged into a temporary root.

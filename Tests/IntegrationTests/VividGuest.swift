@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// One `camcast run` inside the vivid VM (scripts/vivid-vm/run): the guest's /dev/video0 is the
@@ -16,10 +17,13 @@ struct VividGuest {
         /// Everything the VM harness and the guest printed, for failure messages.
         var transcript: String
 
-        /// The last log line containing `text`.
-        func line(_ text: String) -> String? {
-            log.split(separator: "\n").last { $0.contains(text) }.map(String.init)
+        /// The log lines containing `text`.
+        func lines(_ text: String) -> [String] {
+            log.split(separator: "\n").filter { $0.contains(text) }.map(String.init)
         }
+
+        /// The last log line containing `text`.
+        func line(_ text: String) -> String? { lines(text).last }
 
         /// An integer `key=value` from the last line containing `text`.
         func count(_ key: String, in text: String) -> Int? {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// End to end with a real V4L2 driver: camcast inside the vivid VM captures /dev/video0 and
@@ -43,7 +44,7 @@ struct VividStreamTests {
         let back = try #require(run.line("camera back"), "live capture did not resume\n\(run.log)")
         #expect((CamcastLog.value("placeholders", in: back).flatMap(Int.init) ?? 0) >= 10, "\(back)")
         // One publish for the whole run: the camera's absence never reached RTMP.
-        #expect(run.log.components(separatedBy: "RTMP publishing").count - 1 == 1, "\(run.log)")
+        #expect(run.lines("RTMP publishing").count == 1, "\(run.log)")
         #expect(run.count("reconnects", in: "stopped") == 0)
         try Self.checkRecording(server.recording(Self.streamKey), of: run, seconds: 12, width: 320, height: 180)
         Self.checkNoKeyLeaked(run)

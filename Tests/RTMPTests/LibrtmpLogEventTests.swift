@@ -1,3 +1,4 @@
+import RTMPAddress
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import RTMPAddress
 import Testing
 @testable import RTMP
 

@@ -1,31 +1,36 @@
 import Foundation
 import Logging
+import RTMPAddress
+import TestSupport
 import Testing
 @testable import RTMP
 
-/// Against a real nginx-rtmp started per test (see `NginxRTMPServer`). Fails, saying what is
-/// missing, when nginx-rtmp or ffmpeg is not installed.
+/// Against a real nginx-rtmp started per test (`RTMPServer`, scripts/rtmp-server), its error log at
+/// debug level. Fails, saying what is missing, when nginx-rtmp or ffmpeg is not installed.
 @Suite("RTMPPublisher against nginx-rtmp", .serialized)
 struct RTMPPublisherIntegrationTests {
+    /// nginx-rtmp says what it parsed (`codec: data frame: …`) only at debug level.
+    static func startServer() throws -> RTMPServer {
+        try RTMPServer(environment: ["RTMP_LOG_LEVEL": "debug"])
+    }
+
     /// 3 s of 320×180 30 fps H.264, GOP 30, no B-frames, as FLV tags.
-    static func makeInputFLV(in directory: String) throws -> (path: String, messages: [RTMPMediaMessage]) {
-        let path = directory + "/in.flv"
-        let result = try ProcessRunner.run("ffmpeg", [
+    static func makeInputFLV(in directory: URL) throws -> (path: String, messages: [RTMPMediaMessage]) {
+        let path = directory.appendingPathComponent("in.flv").path
+        _ = try FFmpegTools.run("ffmpeg", [
             "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30", "-t", "3",
             "-c:v", "libx264", "-g", "30", "-bf", "0", "-f", "flv", path,
         ])
-        try #require(result.status == 0, "ffmpeg failed: \(result.stderr)")
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         return (path, try FLVTestSplitter.messages(bytes))
     }
 
     static func videoPacketCount(_ path: String) throws -> Int {
-        let result = try ProcessRunner.run("ffprobe", [
+        let output = try FFmpegTools.run("ffprobe", [
             "-v", "error", "-select_streams", "v:0", "-count_packets",
             "-show_entries", "stream=nb_read_packets", "-of", "csv=p=0", path,
         ])
-        try #require(result.status == 0, "ffprobe failed: \(result.stderr)")
-        return try #require(Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        return try #require(Int(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 
     static func elapsed(_ body: () throws -> Void) rethrows -> Duration {
@@ -36,9 +41,9 @@ struct RTMPPublisherIntegrationTests {
 
     @Test("a real stream is recorded by nginx and decodes cleanly")
     func publishRealStream() throws {
-        let server = try NginxRTMPServer()
-        defer { server.stop() }
-        let (inputPath, messages) = try Self.makeInputFLV(in: server.directory)
+        let server = try Self.startServer()
+        defer { try? server.stop() }
+        let (inputPath, messages) = try Self.makeInputFLV(in: server.state)
         try #require(messages.first?.type == .dataAMF0, "ffmpeg's FLV starts with onMetaData")
         #expect(messages.filter { $0.type == .dataAMF0 }.count == 1)
 
@@ -56,22 +61,20 @@ struct RTMPPublisherIntegrationTests {
         publisher.close()
         publisher.close() // idempotent
         #expect(!publisher.isPublishing)
-        server.stop() // graceful: the recording is complete on disk
+        try server.stop() // graceful: the recording is complete on disk
 
-        let recording = server.recordingsDirectory + "/\(name).flv"
+        let recording = server.recording(name).path
         let inputCount = try Self.videoPacketCount(inputPath)
         let recordedCount = try Self.videoPacketCount(recording)
         #expect(inputCount == 90)
         #expect(abs(recordedCount - inputCount) <= 1, "recorded \(recordedCount) of \(inputCount) frames")
 
-        let flags = try ProcessRunner.run("ffprobe", [
+        let flags = try FFmpegTools.run("ffprobe", [
             "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=flags", "-of", "csv=p=0", recording,
         ])
-        #expect(flags.stdout.split(separator: "\n").first?.hasPrefix("K") == true, "first packet is a keyframe")
-
-        let decode = try ProcessRunner.run("ffmpeg", ["-v", "error", "-xerror", "-i", recording, "-f", "null", "-"])
-        #expect(decode.status == 0)
-        #expect(decode.stderr.isEmpty, "decode errors: \(decode.stderr)")
+        #expect(String(decoding: flags, as: UTF8.self).split(separator: "\n").first?.hasPrefix("K") == true,
+                "first packet is a keyframe")
+        #expect(try ProbedVideo.decodeErrors(URL(fileURLWithPath: recording)) == "")
 
         // nginx-rtmp (debug log) reports each @setDataFrame it dispatched and each data
         // frame its codec module parsed: exactly one, with the metadata's values.
@@ -114,8 +117,8 @@ struct RTMPPublisherIntegrationTests {
 
     @Test("publishing to an app that denies publish is publishRejected within seconds")
     func denyAll() throws {
-        let server = try NginxRTMPServer()
-        defer { server.stop() }
+        let server = try Self.startServer()
+        defer { try? server.stop() }
         let url = try RTMPURL(parsing: server.url(app: "denyall", name: "denied-key"))
         let publisher = RTMPPublisher(url: url, logger: LogCapture().logger())
         var thrown: RTMPError?
@@ -131,8 +134,8 @@ struct RTMPPublisherIntegrationTests {
 
     @Test("the auth app rejects a wrong key and accepts the right one; logs never show either")
     func authApp() throws {
-        let server = try NginxRTMPServer()
-        defer { server.stop() }
+        let server = try Self.startServer()
+        defer { try? server.stop() }
         let logs = LogCapture()
 
         let wrong = try RTMPURL(parsing: server.url(app: "auth", name: "authcam-name", query: "key=wr0ngkey77"))
@@ -167,19 +170,16 @@ struct RTMPPublisherIntegrationTests {
 
     @Test("a publisher dropped by the server reports serverClosed on send")
     func serverDrop() throws {
-        let server = try NginxRTMPServer()
-        defer { server.stop() }
-        let (_, messages) = try Self.makeInputFLV(in: server.directory)
+        let server = try Self.startServer()
+        defer { try? server.stop() }
+        let (_, messages) = try Self.makeInputFLV(in: server.state)
         let url = try RTMPURL(parsing: server.url(app: "live", name: "dropme"))
         let publisher = RTMPPublisher(url: url, options: RTMPPublisherOptions(sendTimeoutSeconds: 2),
                                       logger: LogCapture().logger())
         try publisher.connect()
         for message in messages.prefix(10) { try publisher.send(message) }
 
-        let drop = try ProcessRunner.run("curl", [
-            "-s", "http://127.0.0.1:\(server.httpPort)/control/drop/publisher?app=live&name=dropme",
-        ])
-        try #require(drop.status == 0, "curl failed: \(drop.stderr)")
+        try server.dropPublisher(app: "live", name: "dropme")
         var failure: RTMPError?
         for message in messages.dropFirst(10) {
             do throws(RTMPError) {
@@ -198,18 +198,19 @@ struct RTMPPublisherIntegrationTests {
 
 extension RTMPPublisherIntegrationTests {
     static func videoPacketTimes(_ path: String) throws -> [Double] {
-        let result = try ProcessRunner.run("ffprobe", [
+        let output = try FFmpegTools.run("ffprobe", [
             "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=dts_time", "-of", "csv=p=0", path,
         ])
-        try #require(result.status == 0, "ffprobe failed: \(result.stderr)")
-        return result.stdout.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        return String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap {
+            Double($0.trimmingCharacters(in: .whitespaces))
+        }
     }
 
     @Test("timestamps past 0xFFFFFF ms (extended timestamp) arrive continuous")
     func extendedTimestamps() throws {
-        let server = try NginxRTMPServer()
-        defer { server.stop() }
-        let (_, input) = try Self.makeInputFLV(in: server.directory)
+        let server = try Self.startServer()
+        defer { try? server.stop() }
+        let (_, input) = try Self.makeInputFLV(in: server.state)
         let base: UInt32 = 0xFF_FFFF - 1500 // crosses the 24-bit limit 1.5 s in
         var messages = input.map { RTMPMediaMessage(type: $0.type, timestamp: $0.timestamp + base, payload: $0.payload) }
         // Metadata again after the crossing: a type-0 header whose timestamp needs the extension.
@@ -224,22 +225,21 @@ extension RTMPPublisherIntegrationTests {
         try publisher.connect()
         for message in messages { try publisher.send(message) }
         publisher.close()
-        server.stop()
+        try server.stop()
 
-        let recording = server.recordingsDirectory + "/\(name).flv"
+        let recording = server.recording(name).path
         let times = try Self.videoPacketTimes(recording)
         #expect(abs(times.count - 90) <= 1)
         let steps = zip(times.dropFirst(), times).map { $0 - $1 }
         #expect(steps.allSatisfy { $0 > 0.02 && $0 < 0.05 }, "a timestamp jumped: \(steps.filter { $0 <= 0.02 || $0 >= 0.05 })")
-        let decode = try ProcessRunner.run("ffmpeg", ["-v", "error", "-xerror", "-i", recording, "-f", "null", "-"])
-        #expect(decode.status == 0 && decode.stderr.isEmpty, "decode errors: \(decode.stderr)")
+        #expect(try ProbedVideo.decodeErrors(URL(fileURLWithPath: recording)) == "")
         #expect(server.errorLog().split(separator: "\n").filter { $0.contains("codec: data frame:") }.count == 2)
     }
 
     @Test("a server that stops reading makes send fail with sendTimeout, not hang", .timeLimit(.minutes(1)))
     func stalledServer() throws {
-        let server = try NginxRTMPServer()
-        defer { server.stop() }
+        let server = try Self.startServer()
+        defer { try? server.stop() }
         let publisher = RTMPPublisher(
             url: try RTMPURL(parsing: server.url(app: "live", name: "stall")),
             options: RTMPPublisherOptions(sendTimeoutSeconds: 1), logger: LogCapture().logger())

@@ -1,4 +1,5 @@
 import Logging
+import RTMPAddress
 import Testing
 @testable import RTMP
 

@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import TestSupport
 
 /// Content that is hard to compress, for rate-control tests: ffmpeg's `testsrc2` (moving shapes,
 /// a running counter, colour bars) with temporal noise on top, so every frame carries new detail and

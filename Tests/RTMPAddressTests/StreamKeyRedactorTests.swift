@@ -1,5 +1,5 @@
 import Testing
-@testable import RTMP
+import RTMPAddress
 
 @Suite("StreamKeyRedactor")
 struct StreamKeyRedactorTests {

@@ -1,22 +1,22 @@
 import Foundation
 
 /// What ffprobe — a tool nobody here wrote — says about a recorded stream.
-struct ProbedVideo {
-    struct Packet {
-        var dtsMilliseconds: Int
-        var ptsMilliseconds: Int
-        var isKeyframe: Bool
+public struct ProbedVideo: Sendable {
+    public struct Packet: Sendable {
+        public var dtsMilliseconds: Int
+        public var ptsMilliseconds: Int
+        public var isKeyframe: Bool
     }
 
-    var codec: String
-    var width: Int
-    var height: Int
-    var decodedFrames: Int
-    var packets: [Packet]
+    public var codec: String
+    public var width: Int
+    public var height: Int
+    public var decodedFrames: Int
+    public var packets: [Packet]
 
-    static func probe(_ file: URL) throws -> ProbedVideo {
-        let stream = try ProcessRunner.run(
-            "/usr/bin/ffprobe",
+    public static func probe(_ file: URL) throws -> ProbedVideo {
+        let stream = try FFmpegTools.result(
+            "ffprobe",
             ["-v", "error", "-count_frames", "-select_streams", "v:0",
              "-show_entries", "stream=codec_name,width,height,nb_read_frames", "-of", "default=noprint_wrappers=1", file.path])
         guard stream.status == 0 else { throw HarnessError("ffprobe failed on \(file.path): \(stream.stderr)") }
@@ -26,8 +26,8 @@ struct ProbedVideo {
             if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
         }
         // FLV's time base is 1/1000, so ffprobe's pts/dts are milliseconds.
-        let packets = try ProcessRunner.run(
-            "/usr/bin/ffprobe",
+        let packets = try FFmpegTools.result(
+            "ffprobe",
             ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=dts,pts,flags", "-of", "csv=p=0", file.path])
         guard packets.status == 0 else { throw HarnessError("ffprobe -show_packets failed: \(packets.stderr)") }
         let parsed = packets.stdout.split(separator: "\n").compactMap { line -> Packet? in
@@ -41,12 +41,12 @@ struct ProbedVideo {
             packets: parsed)
     }
 
-    /// `ffmpeg -xerror` stops at the first decoding error; an empty stderr means a clean decode.
+    /// `ffmpeg -xerror` stops at the first decoding error; an empty result means a clean decode.
     /// `-enc_time_base -1` keeps FLV's millisecond clock: a camera's jittery frame times would
     /// otherwise collide when ffmpeg rounds them onto a 1/fps grid, and it complains about that.
-    static func decodeErrors(_ file: URL) throws -> String {
-        let result = try ProcessRunner.run(
-            "/usr/bin/ffmpeg", ["-v", "error", "-xerror", "-i", file.path, "-enc_time_base", "-1", "-f", "null", "-"])
+    public static func decodeErrors(_ file: URL) throws -> String {
+        let result = try FFmpegTools.result(
+            "ffmpeg", ["-v", "error", "-xerror", "-i", file.path, "-enc_time_base", "-1", "-f", "null", "-"])
         return result.status == 0 ? result.stderr : "exit \(result.status): \(result.stderr)"
     }
 }

@@ -1,18 +1,21 @@
 import Foundation
+import Synchronization
 
-/// A real nginx-rtmp on loopback, started through the project's `scripts/rtmp-server` in a state
-/// directory and on ports of its own, so tests never share a server.
+/// A real nginx-rtmp on loopback, started through the project's `scripts/rtmp-server` (the server
+/// `scripts/demo` uses too) in a state directory and on ports of its own, so tests never share a server.
 ///
-/// `environment` passes settings to the script (e.g. `RTMP_RECORD_UNIQUE=on`); `namespace` runs
-/// nginx inside a network namespace, where a test may black-hole or throttle its traffic.
-final class RTMPServer {
-    let state: URL
-    let port: Int
-    let httpPort: Int
-    let environment: [String: String]
-    let namespace: NetworkNamespace?
+/// `environment` passes settings to the script (e.g. `RTMP_RECORD_UNIQUE=on`, `RTMP_LOG_LEVEL=debug`);
+/// `namespace` runs nginx inside a network namespace, where a test may black-hole or throttle its
+/// traffic. Stopped gracefully when released.
+public final class RTMPServer {
+    public let state: URL
+    public let port: Int
+    public let httpPort: Int
+    public let environment: [String: String]
+    /// Held as long as the server: nginx must be stopped inside it before it goes away.
+    public let namespace: (any CommandPrefixing)?
 
-    init(environment: [String: String] = [:], namespace: NetworkNamespace? = nil) throws {
+    public init(environment: [String: String] = [:], namespace: (any CommandPrefixing)? = nil) throws {
         self.environment = environment
         self.namespace = namespace
         state = try Project.scratchDirectory("rtmp")
@@ -22,23 +25,27 @@ final class RTMPServer {
         try run("start")
     }
 
-    private nonisolated(unsafe) static var counter = 0
-    private static let counterLock = NSLock()
+    private static let counter = Atomic<Int>(0)
     private static func nextOffset() -> Int {
-        counterLock.lock()
-        defer { counterLock.unlock() }
-        counter += 1
-        return counter % 4
+        counter.add(1, ordering: .relaxed).newValue % 4
     }
 
-    func url(app: String, name: String) -> String { "rtmp://127.0.0.1:\(port)/\(app)/\(name)" }
+    public func url(app: String, name: String, query: String? = nil) -> String {
+        "rtmp://127.0.0.1:\(port)/\(app)/\(name)" + (query.map { "?" + $0 } ?? "")
+    }
 
     /// The recording of stream `name` in the `rec` app.
-    func recording(_ name: String) -> URL { state.appendingPathComponent("rec/\(name).flv") }
+    public func recording(_ name: String) -> URL { state.appendingPathComponent("rec/\(name).flv") }
+
+    /// nginx's error log; with `RTMP_LOG_LEVEL=debug` it shows what nginx-rtmp parsed
+    /// (`codec: data frame: …`, `AMF func '@setdataframe'`).
+    public func errorLog() -> String {
+        (try? String(contentsOf: state.appendingPathComponent("logs/error.log"), encoding: .utf8)) ?? ""
+    }
 
     /// Every recording of stream `name` with `RTMP_RECORD_UNIQUE=on` (`name-<epoch seconds>.flv`),
     /// oldest first.
-    func uniqueRecordings(_ name: String) throws -> [URL] {
+    public func uniqueRecordings(_ name: String) throws -> [URL] {
         let directory = state.appendingPathComponent("rec")
         return try FileManager.default.contentsOfDirectory(atPath: directory.path)
             .filter { $0.hasPrefix(name + "-") && $0.hasSuffix(".flv") }
@@ -47,7 +54,7 @@ final class RTMPServer {
     }
 
     /// nginx's worker processes (children of the master), which hold the connections.
-    func workerPIDs() throws -> [pid_t] {
+    public func workerPIDs() throws -> [pid_t] {
         let master = try String(contentsOf: state.appendingPathComponent("launcher.pid"), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let result = try ProcessRunner.run("/usr/bin/pgrep", ["-P", master])
@@ -55,15 +62,17 @@ final class RTMPServer {
     }
 
     /// nginx-rtmp's control API: the server drops the publisher of `app/name`.
-    func dropPublisher(app: String, name: String) throws {
+    public func dropPublisher(app: String, name: String) throws {
         let url = "http://127.0.0.1:\(httpPort)/control/drop/publisher?app=\(app)&name=\(name)"
         let result = try ProcessRunner.run("/usr/bin/env", (namespace?.execPrefix ?? []) + ["curl", "-sf", url], timeout: 10)
         guard result.status == 0 else { throw HarnessError("control/drop failed (\(result.status)): \(result.stderr)") }
     }
 
-    func stop() throws { try run("stop") }
-    func kill() throws { try run("kill") }
-    func start() throws { try run("start") }
+    /// Graceful: sessions finish and recordings are closed.
+    public func stop() throws { try run("stop") }
+    /// SIGKILL, as a crash or a power cut would end it.
+    public func kill() throws { try run("kill") }
+    public func start() throws { try run("start") }
 
     private func run(_ command: String) throws {
         let script = Project.root.appendingPathComponent("scripts/rtmp-server").path
@@ -77,9 +86,4 @@ final class RTMPServer {
     }
 
     deinit { try? run("stop") }
-}
-
-struct HarnessError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

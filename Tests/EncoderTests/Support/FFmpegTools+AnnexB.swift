@@ -1,49 +1,9 @@
 import Foundation
-import Synchronization
+import TestSupport
 import Testing
 
-/// Runs ffprobe/ffmpeg, the independent judges of what the encoder wrote.
-enum FFmpegTools {
-    struct Missing: Error, CustomStringConvertible {
-        var tool: String
-        var description: String { "\(tool) is not installed (apt-get install ffmpeg); the encoder tests need it" }
-    }
-
-    struct Failed: Error, CustomStringConvertible {
-        var command: String
-        var status: Int32
-        var stderr: String
-        var description: String { "\(command) exited \(status): \(stderr)" }
-    }
-
-    static func path(of tool: String) throws -> String {
-        for directory in ["/usr/bin", "/usr/local/bin", "/bin"] {
-            let candidate = "\(directory)/\(tool)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        throw Missing(tool: tool)
-    }
-
-    /// Runs `tool` and returns its stdout; throws if it exits non-zero or writes to stderr.
-    static func run(_ tool: String, _ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try path(of: tool))
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read both pipes to the end before waiting, so a large stdout cannot block the child.
-        let errReader = Thread.detachNewThreadReturning { err.fileHandleForReading.readDataToEndOfFile() }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let errText = String(decoding: errReader.wait(), as: UTF8.self)
-        guard process.terminationStatus == 0, errText.isEmpty else {
-            throw Failed(command: "\(tool) \(arguments.joined(separator: " "))", status: process.terminationStatus, stderr: errText)
-        }
-        return data
-    }
-
+/// What ffprobe and ffmpeg make of a raw H.264 (Annex-B) file the encoder wrote.
+extension FFmpegTools {
     struct Probe {
         var frameCount: Int
         var width: Int
@@ -117,29 +77,5 @@ enum FFmpegTools {
              bytes[start + lumaSize..<start + lumaSize + chromaSize],
              bytes[start + lumaSize + chromaSize..<start + frameSize])
         }
-    }
-}
-
-extension Thread {
-    /// Runs `body` on a new thread; `wait()` on the result blocks until it has finished.
-    static func detachNewThreadReturning<T: Sendable>(_ body: @escaping @Sendable () -> T) -> ThreadResult<T> {
-        let result = ThreadResult<T>()
-        Thread.detachNewThread { result.set(body()) }
-        return result
-    }
-}
-
-final class ThreadResult<T: Sendable>: Sendable {
-    private let value = Mutex<T?>(nil)
-    private let done = DispatchSemaphore(value: 0)
-
-    func set(_ newValue: T) {
-        value.withLock { $0 = newValue }
-        done.signal()
-    }
-
-    func wait() -> T {
-        done.wait()
-        return value.withLock { $0! }
     }
 }

@@ -1,5 +1,5 @@
 import Testing
-@testable import RTMP
+@testable import RTMPAddress
 
 @Suite("RTMPURL parsing and redaction")
 struct RTMPURLTests {
@@ -32,7 +32,7 @@ struct RTMPURLTests {
               redacted: "rtmp://h:1935/auth/****?key=****&vhost=v1"),
         Valid(text: "rtmp://h/app/kq7z?access_token=tok1&Secret=x9&auth=a1&password=p1&flag",
               host: "h", port: 1935, app: "app", key: "kq7z", query: "access_token=tok1&Secret=x9&auth=a1&password=p1&flag",
-              redacted: "rtmp://h:1935/app/****?access_token=****&Secret=****&auth=****&password=****&flag"),
+              redacted: "rtmp://h:1935/app/****?access_token=****&Secret=****&auth=****&password=****&****"),
         Valid(text: "rtmp://h/app/k?",
               host: "h", port: 1935, app: "app", key: "k", query: nil,
               redacted: "rtmp://h:1935/app/****"),
@@ -90,19 +90,17 @@ struct RTMPURLTests {
     static let invalid: [Invalid] = [
         Invalid(text: "a.rtmp.youtube.com/live2/SECRETKEY1", error: .missingScheme, secret: "SECRETKEY1"),
         Invalid(text: "://h/app/SECRETKEY2", error: .missingScheme, secret: "SECRETKEY2"),
-        Invalid(text: "http://h/app/SECRETKEY3",
-                error: .unsupportedScheme(scheme: "http", reason: "only rtmp:// is supported"), secret: "SECRETKEY3"),
-        Invalid(text: "rtmps://live-api-s.facebook.com:443/rtmp/SECRETKEY4",
-                error: .unsupportedScheme(
-                    scheme: "rtmps",
-                    reason: "not supported by Debian's librtmp build (no certificate checks); use an rtmp:// ingest or a local TLS proxy"),
-                secret: "SECRETKEY4"),
+        Invalid(text: "", error: .empty, secret: nil),
+        Invalid(text: "http://h/app/SECRETKEY3", error: .unsupportedScheme("http"), secret: "SECRETKEY3"),
+        Invalid(text: "RTMPS://live-api-s.facebook.com:443/rtmp/SECRETKEY4", error: .unsupportedScheme("rtmps"), secret: "SECRETKEY4"),
         Invalid(text: "rtmp://h/app/SECRET KEY5", error: .containsWhitespace, secret: "SECRET KEY5"),
         Invalid(text: "rtmp://h/app/SECRETKEY6 live=1", error: .containsWhitespace, secret: "SECRETKEY6"),
         Invalid(text: "rtmp://h/app/SECRETKEY7\n", error: .containsWhitespace, secret: "SECRETKEY7"),
-        Invalid(text: "rtmp:///app/SECRETKEY8", error: .invalidHost, secret: "SECRETKEY8"),
-        Invalid(text: "rtmp://user:pw@h/app/SECRETKEY9", error: .invalidHost, secret: "SECRETKEY9"),
-        Invalid(text: "rtmp://[::1]:1935/app/SECRETKEYA", error: .invalidHost, secret: "SECRETKEYA"),
+        Invalid(text: "rtmp:///app/SECRETKEY8", error: .missingHost, secret: "SECRETKEY8"),
+        Invalid(text: "rtmp://:1935/app/SECRETKEY8", error: .missingHost, secret: "SECRETKEY8"),
+        Invalid(text: "rtmp://user:SECRETKEY9@h/app/k", error: .userInfo, secret: "SECRETKEY9"),
+        Invalid(text: "rtmp://[::1]:1935/app/SECRETKEYA", error: .ipv6Literal, secret: "SECRETKEYA"),
+        Invalid(text: "rtmp://ho_st/app/SECRETKEYA", error: .invalidHostName, secret: "SECRETKEYA"),
         Invalid(text: "rtmp://h:0/app/SECRETKEYB", error: .invalidPort(text: "0"), secret: "SECRETKEYB"),
         Invalid(text: "rtmp://h:65536/app/SECRETKEYC", error: .invalidPort(text: "65536"), secret: "SECRETKEYC"),
         Invalid(text: "rtmp://h:http/app/SECRETKEYD", error: .invalidPort(text: nil), secret: "SECRETKEYD"),
@@ -123,9 +121,25 @@ struct RTMPURLTests {
         let error = #expect(throws: RTMPURLError.self) { try RTMPURL(parsing: c.text) }
         #expect(error == c.error)
         let description = error.map { "\($0)" } ?? ""
-        #expect(!description.isEmpty)
+        let message = error?.message(quoting: c.text) ?? ""
+        #expect(!description.isEmpty && !message.isEmpty)
         if let secret = c.secret {
             #expect(!description.contains(secret))
+            #expect(!message.contains(secret), "leaked the key in: \(message.replacing(secret, with: "<KEY>"))")
         }
+    }
+
+    @Test("each kind of fault has its own message")
+    func messagesAreSpecific() {
+        let errors = Set(Self.invalid.map(\.error))
+        let reasons = Set(Self.invalid.map(\.error.reason))
+        #expect(reasons.count == errors.count)
+    }
+
+    @Test("a config-style message quotes the URL redacted, then says what is wrong")
+    func messageQuotesRedacted() {
+        #expect(RTMPURLError.invalidPort(text: "99999").message(quoting: "rtmp://h:99999/live/k3y")
+                == "`rtmp://h:99999/live/****` has port `99999`; a port is 1…65535")
+        #expect(RTMPURLError.empty.message(quoting: "") == "is empty (expected rtmp://host[:port]/app/key)")
     }
 }

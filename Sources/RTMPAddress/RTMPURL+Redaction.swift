@@ -1,0 +1,115 @@
+/// Hiding stream keys before a URL is shown anywhere (design invariant 6).
+///
+/// The key of `rtmp://host/app/KEY` is the last path element; services also put secrets in query
+/// values (`?key=…`, `?token=…`, or a bare `?abc123`), in user info (`rtmp://user:pass@host/…`) and
+/// in librtmp options after a space (`… playpath=KEY`). All of those become `****`. A parsed URL
+/// and a URL as the user wrote it (valid or not) are masked by the same rules, so a config problem
+/// and a log line show the same URL the same way.
+extension RTMPURL {
+    /// Query parameter names whose value is hidden (matched as case-insensitive substrings, so
+    /// `auth_key`, `streamkey`, `access_token` and `password` are covered too).
+    static let secretQueryNameFragments = ["key", "token", "secret", "auth", "pass", "pwd", "sig"]
+
+    /// `rtmp://host:port/app/****`, with secret query values masked too.
+    public var redacted: String { Self.redact(unredactedForLibrtmp) }
+
+    /// `text` with every place that can hold a secret masked, whatever else is wrong with it, so
+    /// even a malformed URL can be quoted in a problem message.
+    public static func redact(_ text: String) -> String {
+        var base = Substring(text)
+        var tail = ""
+        // Anything after whitespace is librtmp `name=value` options; `playpath=` may be the key.
+        if let space = base.firstIndex(where: \.isWhitespace) {
+            base = base[..<space]
+            tail = " " + StreamKeyRedactor.mask
+        }
+        // A fragment could hold anything; drop it whole.
+        if let hash = base.firstIndex(of: "#") {
+            base = base[..<hash]
+            tail = "#" + StreamKeyRedactor.mask + tail
+        }
+        var query: Substring?
+        if let mark = base.firstIndex(of: "?") {
+            query = base[base.index(after: mark)...]
+            base = base[..<mark]
+        }
+        var result = redactPath(base)
+        if let query {
+            result += "?" + queryItems(query).map(redactQueryItem).joined(separator: "&")
+        }
+        return result + tail
+    }
+
+    /// Every string that must not appear in output: the key and secret query values, each
+    /// also percent-decoded (librtmp decodes %XX in the stream name before it logs or sends it).
+    public var secrets: [String] {
+        var values = [streamKey]
+        if let query {
+            values += Self.queryItems(Substring(query)).compactMap(Self.secretValue)
+        }
+        let decoded = values.compactMap { value -> String? in
+            let d = Self.percentDecoded(value)
+            return d == value ? nil : d
+        }
+        return values + decoded
+    }
+
+    /// A redactor for this URL's secrets.
+    public var redactor: StreamKeyRedactor { StreamKeyRedactor(secrets: secrets) }
+
+    /// `scheme://authority/path` with user info and the last non-empty path element masked.
+    private static func redactPath(_ base: Substring) -> String {
+        var prefix = ""
+        var path = base
+        if let separator = base.firstRange(of: "://") {
+            let rest = base[separator.upperBound...]
+            let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+            var authority = String(rest[..<slash])
+            if let at = authority.lastIndex(of: "@") {
+                authority = StreamKeyRedactor.mask + String(authority[at...])
+            }
+            prefix = String(base[..<separator.upperBound]) + authority
+            path = rest[slash...]
+        }
+        var elements = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if let last = elements.lastIndex(where: { !$0.isEmpty }) {
+            elements[last] = StreamKeyRedactor.mask
+        }
+        return prefix + elements.joined(separator: "/")
+    }
+
+    private static func queryItems(_ query: Substring) -> [Substring] {
+        query.split(separator: "&", omittingEmptySubsequences: false)
+    }
+
+    /// The part of a query item that is a secret: the value of a secret-named parameter, or a
+    /// bare item (`?abc123` may itself be a key); nil for anything else.
+    private static func secretValue(_ item: Substring) -> String? {
+        guard let equals = item.firstIndex(of: "=") else { return item.isEmpty ? nil : String(item) }
+        let name = item[..<equals].lowercased()
+        let value = item[item.index(after: equals)...]
+        guard !value.isEmpty, secretQueryNameFragments.contains(where: { name.contains($0) }) else { return nil }
+        return String(value)
+    }
+
+    private static func redactQueryItem(_ item: Substring) -> String {
+        guard secretValue(item) != nil else { return String(item) }
+        guard let equals = item.firstIndex(of: "=") else { return StreamKeyRedactor.mask }
+        return item[...equals] + StreamKeyRedactor.mask
+    }
+
+    private static func percentDecoded(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        var utf8 = Array(text.utf8)[...]
+        while let byte = utf8.popFirst() {
+            if byte == UInt8(ascii: "%"), utf8.count >= 2,
+               let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                utf8 = utf8.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
