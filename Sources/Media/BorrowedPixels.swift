@@ -8,13 +8,15 @@ import Synchronization
 /// the driver is overwriting, or reading memory that has been unmapped.
 ///
 /// `@unchecked Sendable` covers the pointer alone, and is sound because of how it is used:
-/// - the memory is only read, by us and by the driver's other users alike, so readers on any
-///   number of threads cannot race one another;
-/// - the only writer is the device, which writes a buffer only while it is queued, and the source
-///   queues it only after `deliver` returned and the loan ended;
-/// - so a reader that keeps to the contract (done before `deliver` returns, on any thread, which
-///   `deliver` waits for) never overlaps a write. The loan check catches a reader that does not,
-///   as long as it reads after the loan ended; it is a guard, not a lock.
+/// - nothing in Camcast writes through it (there is no mutable access), so readers on any number
+///   of threads cannot race one another;
+/// - the only writer is the device, which fills a buffer only while it is queued (V4L2 streaming
+///   I/O: a dequeued buffer belongs to the application), and the source queues it only after
+///   `deliver` returned and the loan ended; unmapping comes later still;
+/// - so a reader that keeps to the contract (done before `deliver` returns, on whatever thread
+///   `deliver` waits for) never overlaps a write. What Sendable cannot say is the lifetime: the
+///   loan check catches a reader that outlives it, as long as it reads after the loan ended; it is
+///   a guard, not a lock.
 package final class BorrowedPixels: @unchecked Sendable {
     private let bytes: UnsafeRawBufferPointer
     private let lent = Atomic<Bool>(true)
