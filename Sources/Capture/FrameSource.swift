@@ -5,6 +5,11 @@ import Media
 /// `start` returns once the source is producing; `deliver` is called on the source's dedicated
 /// thread, one frame at a time, and may block (the encoder runs inside it): a slow consumer makes
 /// the source skip frames, as a camera's driver would, instead of queueing them without bound.
+///
+/// A delivered frame is valid only until `deliver` returns: its bytes may be borrowed from the
+/// source (a camera's mapped buffer, see `VideoFrame.isBorrowed`), and the source reuses them
+/// afterwards. A consumer that keeps a frame, or hands it to another thread that outlives the
+/// call, keeps `frame.owned()` instead.
 public protocol FrameSource: AnyObject, Sendable {
     func start(deliver: @escaping @Sendable (VideoFrame) -> Void) throws
     /// Stops producing and waits for the thread to end; `deliver` is not called after it returns.

@@ -26,7 +26,8 @@ final class V4L2BufferPool {
         request.type = type.rawValue
         request.memory = Self.memoryMMAP
         try device.ioctl("VIDIOC_REQBUFS", cv4l2_vidioc_reqbufs(), &request)
-        // Fewer than two buffers cannot stream: the driver would have nothing to fill while we copy.
+        // Fewer than two buffers cannot stream: the capture loop keeps the last delivered one (see
+        // V4L2CaptureLoop), so the driver would have nothing to fill.
         guard request.count >= 2 else { throw SystemCallError(call: "VIDIOC_REQBUFS", errno: ENOMEM) }
 
         let planes = UnsafeMutablePointer<v4l2_plane>.allocate(capacity: 1)

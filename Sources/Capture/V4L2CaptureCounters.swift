@@ -9,8 +9,11 @@ final class V4L2CaptureCounters: Sendable {
     let placeholders = Atomic<Int>(0)
     let reopens = Atomic<Int>(0)
     let delivered = Atomic<Int>(0)
+    /// Live frames delivered straight from the driver's buffer, without a copy.
+    let borrowed = Atomic<Int>(0)
+    /// Frames copied out of the driver's buffer: the last good one, once per fault.
+    let copied = Atomic<Int>(0)
     let state = Mutex<V4L2CaptureState>(.stopped)
     /// Cleared by `stop()`; the capture loop runs while it is set.
     let running = Atomic<Bool>(false)
-
 }

@@ -30,9 +30,7 @@ extension V4L2CaptureLoop {
             var dequeuedAny = false
             while let buffer = try stream.pool.dequeue() {
                 dequeuedAny = true
-                let frame = take(buffer, from: stream)
-                try stream.pool.queue(buffer.index)
-                if let frame { emit(frame) }
+                try handle(buffer, from: stream)
             }
             // Readable or in error, yet nothing to dequeue: vb2 says the queue is broken.
             let trouble = Int16(POLLERR | POLLHUP | POLLNVAL)
@@ -44,9 +42,57 @@ extension V4L2CaptureLoop {
         }
     }
 
-    /// Turns a dequeued buffer into a frame (copying it out of the mapping, or decoding MJPEG), or
-    /// nil if it must be dropped. Counts driver drops from the sequence gap either way.
-    private func take(_ buffer: V4L2DequeuedBuffer, from stream: V4L2Stream) -> VideoFrame? {
+    /// What a dequeued buffer gives the encoder.
+    private enum Picture {
+        /// The frame's bytes, where the driver put them.
+        case mapped(UnsafeRawBufferPointer)
+        /// MJPEG decoded to I420 in memory of our own; the buffer is not needed any more.
+        case decoded([UInt8])
+    }
+
+    /// Delivers the frame in a dequeued buffer, or hands the buffer straight back if the frame is
+    /// dropped. Throws what the driver said when a buffer went back (the device is failing).
+    private func handle(_ buffer: V4L2DequeuedBuffer, from stream: V4L2Stream) throws(SystemCallError) {
+        let sequence = advanceSequence(past: buffer)
+        let timestamp = timestamp(of: buffer)
+        guard let picture = picture(in: buffer, from: stream), timestampAdvances(timestamp) else {
+            try stream.pool.queue(buffer.index)
+            return
+        }
+        switch picture {
+        case .decoded(let bytes):
+            try stream.pool.queue(buffer.index)
+            let frame = VideoFrame(
+                width: outputLayout.width, height: outputLayout.height, pixelFormat: outputLayout.pixelFormat,
+                planes: outputLayout.planes, bytes: bytes, timestamp: timestamp, sequence: sequence)
+            send(frame)
+            lastGoodFrame = frame
+        case .mapped(let bytes):
+            // The previous frame's buffer goes back first, so that while this one is encoded the
+            // driver has every other buffer to fill.
+            try releaseHeldBuffer(to: stream)
+            let lent = BorrowedPixels(bytes)
+            send(
+                VideoFrame(
+                    width: outputLayout.width, height: outputLayout.height, pixelFormat: outputLayout.pixelFormat,
+                    planes: outputLayout.planes, borrowing: lent, timestamp: timestamp, sequence: sequence))
+            lent.endLoan()
+            counters.borrowed.add(1, ordering: .relaxed)
+            held = HeldBuffer(index: buffer.index, bytes: bytes)
+            lastGoodFrame = nil
+        }
+    }
+
+    /// Gives the buffer of the previous live frame back to the driver.
+    private func releaseHeldBuffer(to stream: V4L2Stream) throws(SystemCallError) {
+        guard let previous = held else { return }
+        try stream.pool.queue(previous.index)
+        held = nil
+    }
+
+    /// Our sequence number for `buffer`, one past the last unless the driver skipped some; counts
+    /// those driver drops.
+    private func advanceSequence(past buffer: V4L2DequeuedBuffer) -> UInt64 {
         let dropped = tracker.observe(buffer.sequence)
         if dropped > 0 {
             counters.driverDropped.add(dropped, ordering: .relaxed)
@@ -54,6 +100,11 @@ extension V4L2CaptureLoop {
         }
         let sequence = nextSequence + UInt64(dropped)
         nextSequence = sequence + 1
+        return sequence
+    }
+
+    /// The picture in a dequeued buffer (decoding MJPEG), or nil if it must be dropped.
+    private func picture(in buffer: V4L2DequeuedBuffer, from stream: V4L2Stream) -> Picture? {
         if buffer.isError {
             counters.errorBuffers.add(1, ordering: .relaxed)
             logger.warning("driver flagged a buffer as corrupt; dropped", metadata: ["sequence": "\(buffer.sequence)"])
@@ -64,29 +115,23 @@ extension V4L2CaptureLoop {
         let used = buffer.bytesUsed > 0 ? buffer.bytesUsed : deviceLayout.byteCount
         let data = UnsafeRawBufferPointer(rebasing: mapping[start..<min(mapping.count, start + used)])
 
-        let bytes: [UInt8]
         if let decoder {
             do {
-                bytes = try decoder.decodeI420(data, width: outputLayout.width, height: outputLayout.height)
+                return .decoded(try decoder.decodeI420(data, width: outputLayout.width, height: outputLayout.height))
             } catch {
                 counters.corruptFrames.add(1, ordering: .relaxed)
                 logger.warning("dropped a bad MJPEG frame", metadata: ["reason": "\(error.reason)", "sequence": "\(buffer.sequence)"])
                 return nil
             }
-        } else {
-            guard data.count >= deviceLayout.byteCount else {
-                counters.errorBuffers.add(1, ordering: .relaxed)
-                logger.warning("driver returned a short buffer; dropped", metadata: [
-                    "bytes": "\(data.count)", "expected": "\(deviceLayout.byteCount)",
-                ])
-                return nil
-            }
-            // One copy out of the driver's buffer, so it can be queued again at once.
-            bytes = Array(data.prefix(deviceLayout.byteCount))
         }
-        return VideoFrame(
-            width: outputLayout.width, height: outputLayout.height, pixelFormat: outputLayout.pixelFormat,
-            planes: outputLayout.planes, bytes: bytes, timestamp: timestamp(of: buffer), sequence: sequence)
+        guard data.count >= deviceLayout.byteCount else {
+            counters.errorBuffers.add(1, ordering: .relaxed)
+            logger.warning("driver returned a short buffer; dropped", metadata: [
+                "bytes": "\(data.count)", "expected": "\(deviceLayout.byteCount)",
+            ])
+            return nil
+        }
+        return .mapped(UnsafeRawBufferPointer(rebasing: data.prefix(deviceLayout.byteCount)))
     }
 
     /// The kernel's capture time when it is on CLOCK_MONOTONIC (V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC);
@@ -100,15 +145,20 @@ extension V4L2CaptureLoop {
         return .now()
     }
 
-    /// Delivers a frame unless its timestamp would not advance (the encoder's PTS must increase).
-    func emit(_ frame: VideoFrame, live: Bool = true) {
-        if let lastTimestamp, frame.timestamp <= lastTimestamp {
+    /// Whether a frame stamped `timestamp` may go out: the encoder's PTS must increase. Counts the
+    /// frame as skipped if not.
+    func timestampAdvances(_ timestamp: MonotonicTime) -> Bool {
+        if let lastTimestamp, timestamp <= lastTimestamp {
             counters.skipped.add(1, ordering: .relaxed)
-            logger.debug("dropped a frame whose timestamp did not advance", metadata: ["timestamp": "\(frame.timestamp)"])
-            return
+            logger.debug("dropped a frame whose timestamp did not advance", metadata: ["timestamp": "\(timestamp)"])
+            return false
         }
+        return true
+    }
+
+    /// Delivers a frame whose timestamp advances (see `timestampAdvances`).
+    func send(_ frame: VideoFrame) {
         lastTimestamp = frame.timestamp
-        if live { lastFrame = frame }
         deliver(frame)
         counters.delivered.add(1, ordering: .relaxed)
     }

@@ -8,8 +8,10 @@ import Media
 /// every `reopenIntervalSeconds`, live frames again as soon as one succeeds.
 extension V4L2CaptureLoop {
     /// Closes the device (stop streaming, unmap, close: the driver may need all three to recover)
-    /// and switches to placeholders.
+    /// and switches to placeholders, the first of them the last live frame, copied out of its
+    /// buffer while that is still mapped.
     func enterFault(_ newFault: V4L2DeviceFault) {
+        keepLastGoodFrame()
         stream = nil
         tracker.reset()
         let now = MonotonicTime.now()
@@ -47,15 +49,26 @@ extension V4L2CaptureLoop {
         _ = try? SystemCall.run("poll") { poll(&fds, 1, max(1, milliseconds)) }
     }
 
+    /// Copies the frame in the held buffer, the one copy a fault costs; the buffer itself goes with
+    /// the stream.
+    private func keepLastGoodFrame() {
+        guard let held else { return }
+        lastGoodFrame = VideoFrame(
+            width: outputLayout.width, height: outputLayout.height, pixelFormat: outputLayout.pixelFormat,
+            planes: outputLayout.planes, bytes: Array(held.bytes), timestamp: MonotonicTime(nanoseconds: 0), sequence: 0)
+        counters.copied.add(1, ordering: .relaxed)
+        self.held = nil
+    }
+
     private func sendPlaceholder(at due: MonotonicTime) {
-        var frame = lastFrame ?? VideoFrame(
+        var frame = lastGoodFrame ?? VideoFrame(
             width: outputLayout.width, height: outputLayout.height, pixelFormat: outputLayout.pixelFormat,
             planes: outputLayout.planes, bytes: OfflineSlate.bytes(for: outputLayout), timestamp: due, sequence: 0)
         frame.timestamp = due
         frame.sequence = nextSequence
         nextSequence += 1
         counters.placeholders.add(1, ordering: .relaxed)
-        emit(frame, live: false)
+        if timestampAdvances(due) { send(frame) }
     }
 
     private func reopen() {

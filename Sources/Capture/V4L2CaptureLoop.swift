@@ -4,9 +4,14 @@ import Glibc
 import Logging
 import Media
 
-/// The capture thread's work: wait in poll, dequeue, copy, re-queue, deliver; and when the device
-/// fails, close it, keep the stream alive with placeholder frames and reopen it every
-/// `reopenIntervalSeconds`. Lives on the capture thread only (it owns the device), so not Sendable.
+/// The capture thread's work: wait in poll, dequeue, deliver the frame from the buffer it arrived
+/// in, re-queue; and when the device fails, close it, keep the stream alive with placeholder frames
+/// and reopen it every `reopenIntervalSeconds`. Lives on the capture thread only (it owns the
+/// device), so not Sendable.
+///
+/// The buffer of the last live frame stays dequeued until the next frame is delivered (the driver
+/// fills the others meanwhile), so that when the device fails that frame can still be copied, once,
+/// to serve as the placeholder: no frame is copied just in case.
 final class V4L2CaptureLoop {
     let format: V4L2CaptureFormat
     let settings: V4L2SourceSettings
@@ -23,7 +28,11 @@ final class V4L2CaptureLoop {
 
     var stream: V4L2Stream?
     var tracker = V4L2SequenceTracker()
-    var lastFrame: VideoFrame?
+    /// The buffer behind the last live frame delivered, kept from the driver (see above).
+    var held: HeldBuffer?
+    /// The last good frame, with bytes of its own, once it is no longer in a held buffer: copied
+    /// from it on a fault, or a decoded MJPEG frame. Nil while `held` has the latest one.
+    var lastGoodFrame: VideoFrame?
     var lastTimestamp: MonotonicTime?
     var nextSequence: UInt64 = 0
     var fault: V4L2DeviceFault?
@@ -68,6 +77,12 @@ final class V4L2CaptureLoop {
         ])
     }
 
+    /// A dequeued buffer whose frame was delivered, and where that frame's bytes lie in its mapping.
+    struct HeldBuffer {
+        var index: Int
+        var bytes: UnsafeRawBufferPointer
+    }
+
     func run() {
         while counters.running.load(ordering: .acquiring) {
             if let stream {
@@ -76,6 +91,7 @@ final class V4L2CaptureLoop {
                 ridePlaceholder()
             }
         }
+        held = nil
         stream = nil
     }
 }

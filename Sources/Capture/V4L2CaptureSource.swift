@@ -7,9 +7,12 @@ import Synchronization
 /// slate) go out at the frame rate in the same size and format, and the device is reopened every
 /// `reopenIntervalSeconds` until live frames resume. The encoder downstream never notices.
 ///
-/// Frames carry the kernel's capture timestamp (CLOCK_MONOTONIC) and are copied once out of the
-/// driver's mmap buffer. A consumer that falls behind holds the capture thread, so the driver runs
-/// out of queued buffers and drops frames itself: that shows in `driverDroppedFrames`.
+/// Frames carry the kernel's capture timestamp (CLOCK_MONOTONIC). Uncompressed ones are delivered
+/// without a copy, borrowed from the driver's mmap buffer (`VideoFrame.isBorrowed`): as every
+/// source's, they are valid only until `deliver` returns, and the buffer goes back to the driver
+/// after that. MJPEG is decoded to I420 into memory of its own. A consumer that falls behind holds
+/// the capture thread, so the driver runs out of queued buffers and drops frames itself: that
+/// shows in `driverDroppedFrames`.
 public final class V4L2CaptureSource: FrameSource {
     public let settings: V4L2SourceSettings
     private let logger: Logger
@@ -53,6 +56,12 @@ public final class V4L2CaptureSource: FrameSource {
     public var reopenCount: Int { counters.reopens.load(ordering: .relaxed) }
     /// Frames delivered, live and placeholder.
     public var deliveredFrames: Int { counters.delivered.load(ordering: .relaxed) }
+    /// Live frames delivered straight from the driver's buffer, without a copy (every live frame,
+    /// unless the device sends MJPEG).
+    public var borrowedFrames: Int { counters.borrowed.load(ordering: .relaxed) }
+    /// Frames copied out of the driver's buffer: only the last good frame, once per fault, kept
+    /// as the placeholder before the device is closed.
+    public var copiedFrames: Int { counters.copied.load(ordering: .relaxed) }
 
     /// Opens and negotiates the device and starts capturing; returns once streaming, or throws
     /// (a `CaptureError`) if the device cannot be used at all.

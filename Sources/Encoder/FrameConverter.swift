@@ -4,10 +4,12 @@ import Media
 /// Turns a `VideoFrame` into 4:2:0 planes at the encode size, converting and scaling with libyuv
 /// only when needed.
 ///
-/// I420 and NV12 at the encode size go to x264 without a copy; YV12 too, with U and V swapped.
-/// Everything else is converted to I420 first, and a frame of another size is scaled into the
-/// encode size as the `ScalingMode` says. Keeps its scratch buffers between frames, so it lives
-/// inside the session's lock.
+/// I420 and NV12 at the encode size go to x264 straight from the frame's bytes (a borrowed frame:
+/// straight from the camera driver's buffer), and x264 copies them into its own picture; YV12
+/// too, with U and V swapped. Everything else is converted to I420 first, libyuv reading the
+/// frame's bytes where they are, and a frame of another size is scaled into the encode size as the
+/// `ScalingMode` says. Keeps its scratch buffers between frames, so it lives inside the session's
+/// lock.
 final class FrameConverter {
     private var converted: I420Buffer?
     private var scaled: I420Buffer?
@@ -20,16 +22,14 @@ final class FrameConverter {
     ) throws(EncoderError) -> R {
         try frame.checkLayout()
         let sameSize = frame.width == size.width && frame.height == size.height
-        let result: Result<R, EncoderError> = frame.bytes.withUnsafeBufferPointer { buffer in
-            do throws(EncoderError) {
-                let source = planes(of: frame, in: buffer.baseAddress!)
-                let image = try sourceImage(frame: frame, planes: source, convertIfNotI420: !sameSize)
-                return .success(try body(sameSize ? image : scale(image, from: frame, to: size, mode: scaling)))
-            } catch {
-                return .failure(error)
-            }
+        return try frame.withUnsafeBytes { (bytes) throws(EncoderError) in
+            // checkLayout saw every plane inside a non-empty buffer. A driver's mapping is untyped
+            // memory: bind it to the bytes libyuv and x264 read it as.
+            let base = bytes.bindMemory(to: UInt8.self).baseAddress!
+            let source = planes(of: frame, in: base)
+            let image = try sourceImage(frame: frame, planes: source, convertIfNotI420: !sameSize)
+            return try body(sameSize ? image : scale(image, from: frame, to: size, mode: scaling))
         }
-        return try result.get()
     }
 
     private func planes(of frame: VideoFrame, in base: UnsafePointer<UInt8>) -> [X264InputImage.Plane] {

@@ -21,8 +21,8 @@ extension VideoFrame {
         }
     }
 
-    /// Throws unless every plane the format needs lies inside `bytes`, so C code never reads past
-    /// the buffer.
+    /// Throws unless every plane the format needs lies inside the frame's bytes, so C code never
+    /// reads past the buffer.
     func checkLayout() throws(EncoderError) {
         guard width > 0, height > 0 else { throw .invalidFrame("size \(width)x\(height)") }
         guard let required = requiredPlanes else { throw .unsupportedPixelFormat(pixelFormat) }
@@ -35,8 +35,8 @@ extension VideoFrame {
                 throw .invalidFrame("plane \(index): offset \(plane.offset), \(plane.bytesPerRow) bytes per row, needs \(need.rowBytes)")
             }
             let end = plane.offset + plane.bytesPerRow * (need.rows - 1) + need.rowBytes
-            guard end <= bytes.count else {
-                throw .invalidFrame("plane \(index) ends at byte \(end), buffer has \(bytes.count)")
+            guard end <= byteCount else {
+                throw .invalidFrame("plane \(index) ends at byte \(end), buffer has \(byteCount)")
             }
         }
     }

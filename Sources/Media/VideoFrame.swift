@@ -10,27 +10,60 @@ public struct VideoPlane: Sendable, Hashable {
 }
 
 /// One uncompressed picture from a source, with the moment it was captured.
+///
+/// The pixels are either the frame's own (an array: the test pattern, a y4m file, a decoded MJPEG
+/// frame) or borrowed from the source for one delivery (a camera's mapped buffer), which spares a
+/// copy of every picture. Readers go through `withUnsafeBytes` and need not care which.
+///
+/// **A frame handed to `FrameSource`'s `deliver` is valid only until `deliver` returns.** A consumer
+/// that keeps one longer keeps `owned()` instead: that copies a borrowed frame and costs nothing
+/// for an owned one. Reading a borrowed frame after its delivery traps.
 public struct VideoFrame: Sendable {
     public var width: Int
     public var height: Int
     public var pixelFormat: PixelFormat
-    /// The planes inside `bytes`, in the order the pixel format defines them.
+    /// The planes inside the frame's bytes, in the order the pixel format defines them.
     public var planes: [VideoPlane]
-    public var bytes: [UInt8]
     /// Capture time on CLOCK_MONOTONIC; becomes the encoder's PTS.
     public var timestamp: MonotonicTime
     /// The source's frame number; gaps mean the source dropped frames.
     public var sequence: UInt64
+    var pixels: Pixels
 
+    enum Pixels: Sendable {
+        case owned([UInt8])
+        case borrowed(BorrowedPixels)
+    }
+
+    /// A frame that owns `bytes`.
     public init(
         width: Int, height: Int, pixelFormat: PixelFormat, planes: [VideoPlane], bytes: [UInt8],
+        timestamp: MonotonicTime, sequence: UInt64
+    ) {
+        self.init(
+            width: width, height: height, pixelFormat: pixelFormat, planes: planes, pixels: .owned(bytes),
+            timestamp: timestamp, sequence: sequence)
+    }
+
+    /// A frame whose bytes stay the source's, readable until the source ends the loan.
+    package init(
+        width: Int, height: Int, pixelFormat: PixelFormat, planes: [VideoPlane], borrowing pixels: BorrowedPixels,
+        timestamp: MonotonicTime, sequence: UInt64
+    ) {
+        self.init(
+            width: width, height: height, pixelFormat: pixelFormat, planes: planes, pixels: .borrowed(pixels),
+            timestamp: timestamp, sequence: sequence)
+    }
+
+    private init(
+        width: Int, height: Int, pixelFormat: PixelFormat, planes: [VideoPlane], pixels: Pixels,
         timestamp: MonotonicTime, sequence: UInt64
     ) {
         self.width = width
         self.height = height
         self.pixelFormat = pixelFormat
         self.planes = planes
-        self.bytes = bytes
+        self.pixels = pixels
         self.timestamp = timestamp
         self.sequence = sequence
     }

@@ -3,7 +3,8 @@ import Media
 import Synchronization
 
 /// Collects what a source delivers: each frame's facts, the source's state when it arrived and a
-/// checksum of its bytes (keeping every picture would cost tens of MB per test).
+/// checksum of its bytes, read while `deliver` runs, as a borrowed frame must be (keeping every
+/// picture would cost tens of MB per test).
 final class FrameRecorder: Sendable {
     struct Entry: Sendable {
         var timestamp: MonotonicTime
@@ -14,6 +15,8 @@ final class FrameRecorder: Sendable {
         var planes: [VideoPlane]
         var byteCount: Int
         var checksum: UInt64
+        /// Delivered straight from the driver's buffer rather than from bytes of its own.
+        var isBorrowed: Bool
         var state: V4L2CaptureState
     }
 
@@ -24,13 +27,17 @@ final class FrameRecorder: Sendable {
 
     func record(_ frame: VideoFrame, state: V4L2CaptureState) {
         // FNV-1a over a sparse sample: enough to tell pictures apart, cheap under emulation.
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for index in stride(from: 0, to: frame.bytes.count, by: 61) {
-            hash = (hash ^ UInt64(frame.bytes[index])) &* 0x100_0000_01b3
+        let hash = frame.withUnsafeBytes { bytes in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for index in stride(from: 0, to: bytes.count, by: 61) {
+                hash = (hash ^ UInt64(bytes[index])) &* 0x100_0000_01b3
+            }
+            return hash
         }
         let entry = Entry(
             timestamp: frame.timestamp, sequence: frame.sequence, width: frame.width, height: frame.height,
-            pixelFormat: frame.pixelFormat, planes: frame.planes, byteCount: frame.bytes.count, checksum: hash, state: state)
+            pixelFormat: frame.pixelFormat, planes: frame.planes, byteCount: frame.byteCount, checksum: hash,
+            isBorrowed: frame.isBorrowed, state: state)
         entries.withLock { $0.append(entry) }
     }
 

@@ -64,6 +64,10 @@ extension VividCaptureTests {
         if let firstPlaceholder = frames.firstIndex(where: { $0.state != .live }), firstPlaceholder > 0 {
             #expect(frames[firstPlaceholder].checksum == frames[firstPlaceholder - 1].checksum)
         }
+        // Live frames come uncopied from the driver's buffers; placeholders have bytes of their
+        // own, since they are sent while the device is closed and its buffers unmapped.
+        #expect(frames.filter { $0.state == .live }.allSatisfy { $0.isBorrowed })
+        #expect(frames.filter { $0.state != .live }.allSatisfy { !$0.isBorrowed })
     }
 
     /// Unplug: DQBUF fails with ENODEV and the node disappears until every fd and mapping of it is
@@ -76,6 +80,8 @@ extension VividCaptureTests {
         #expect(placeholders.allSatisfy { Self.isGone($0.state) }, "an unplug is reported as gone, never failing")
         #expect(source.placeholderFrames == placeholders.count)
         #expect(source.reopenCount == 1)
+        // One copy for the whole fault: the last good frame, taken before the buffers were unmapped.
+        #expect(source.copiedFrames == 1)
         #expect(source.errorBuffers == 0)
         #expect(logs.contains { $0.level == .warning && $0.message.hasPrefix("camera lost") && $0.metadata["camera"] == "gone" })
         #expect(logs.contains { $0.level == .notice && $0.message.hasPrefix("camera back") })
@@ -94,6 +100,7 @@ extension VividCaptureTests {
         #expect(!placeholders.isEmpty && placeholders.allSatisfy { Self.isFailing($0.state) })
         #expect(source.placeholderFrames == placeholders.count)
         #expect(source.reopenCount == 1)
+        #expect(source.copiedFrames == 1)
         let report = try #require(logs.first { $0.message.hasPrefix("camera lost") })
         #expect(report.level == .error && report.metadata["camera"] == "failing")
         // vivid fails whichever buffer call comes next: the dequeue, or the re-queue after it.

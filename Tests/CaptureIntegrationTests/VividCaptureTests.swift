@@ -64,6 +64,31 @@ struct VividCaptureTests {
         // vivid's moving test pattern: pictures differ.
         #expect(Set(frames.map(\.checksum)).count > 10)
         #expect(source.state == .stopped)
+        // No copy: every frame went to `deliver` straight from the driver's buffer.
+        #expect(frames.allSatisfy { $0.isBorrowed })
+        #expect(source.borrowedFrames == source.deliveredFrames && source.deliveredFrames >= 90)
+        #expect(source.copiedFrames == 0)
+    }
+
+    /// The fewest buffers the settings allow: the capture loop keeps the last delivered one
+    /// dequeued, so the driver fills the other alone, and frames still flow, uncopied.
+    @Test func twoBuffersStreamWithTheLastFrameHeldBack() async throws {
+        let logs = RecordingLogHandler.Store()
+        var settings = Self.settings(.i420)
+        settings.bufferCount = 2
+        let source = try V4L2CaptureSource(settings: settings, logger: RecordingLogHandler.logger(logs))
+        let recorder = FrameRecorder()
+        try source.start { [source] frame in recorder.record(frame, state: source.state) }
+        let enough = try await recorder.wait(seconds: 20) { recorder.count >= 30 }
+        source.stop()
+        try #require(enough, "only \(recorder.count) frames in 20 s")
+        let started = try #require(logs.all.first { $0.message == "capture started" })
+        #expect(started.metadata["buffers"] == "2", "\(started.metadata)")
+        let frames = recorder.all
+        #expect(frames.allSatisfy { $0.isBorrowed && $0.state == .live })
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $1.sequence > $0.sequence && $1.timestamp > $0.timestamp })
+        #expect(Set(frames.map(\.checksum)).count > 10)
+        #expect(source.borrowedFrames == frames.count && source.copiedFrames == 0 && source.placeholderFrames == 0)
     }
 
     /// The harness loads vivid single-planar or multi-planar; capture must work with either API.

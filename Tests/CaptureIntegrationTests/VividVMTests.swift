@@ -40,6 +40,7 @@ struct VividVMTests {
             "disconnectSendsPlaceholdersThenResumes()", "fatalStreamingErrorIsReportedAsFailingAndRecovers()",
             "errorFlaggedBufferIsSkippedAndCounted()", "driverDropsAreCountedFromSequenceGaps()",
             "anUnofferedFormatFailsAtStartNamingWhatIsOffered()", "nodeSpeaksTheExpectedBufferAPI()",
+            "twoBuffersStreamWithTheLastFrameHeldBack()",
         ] {
             #expect(passed.contains { $0.contains("✔ Test \(name)") }, "\(name) did not pass in the VM\n\(transcript)")
         }

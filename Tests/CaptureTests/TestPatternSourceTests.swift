@@ -6,17 +6,18 @@ import Testing
 @Suite struct TestPatternSourceTests {
     @Test func consecutiveFramesDifferEverywhereTheyShouldMove() throws {
         let source = try TestPatternSource(size: VideoSize(width: 320, height: 180), frameRate: FrameRate(numerator: 30))
-        let first = source.frame(index: 7, timestamp: MonotonicTime(nanoseconds: 0))
-        let second = source.frame(index: 8, timestamp: MonotonicTime(nanoseconds: 33_333_333))
-        #expect(first.bytes.count == 320 * 180 * 3 / 2)
-        #expect(first.planes == VideoFrame.i420Planes(width: 320, height: 180).planes)
+        let firstFrame = source.frame(index: 7, timestamp: MonotonicTime(nanoseconds: 0))
+        let first = firstFrame.copiedBytes()
+        let second = source.frame(index: 8, timestamp: MonotonicTime(nanoseconds: 33_333_333)).copiedBytes()
+        #expect(first.count == 320 * 180 * 3 / 2)
+        #expect(firstFrame.planes == VideoFrame.i420Planes(width: 320, height: 180).planes)
         // The whole background scrolls, so nearly every row of luma changes, not only a corner.
         let changedRows = (0..<180).filter { row in
-            first.bytes[(row * 320)..<((row + 1) * 320)] != second.bytes[(row * 320)..<((row + 1) * 320)]
+            first[(row * 320)..<((row + 1) * 320)] != second[(row * 320)..<((row + 1) * 320)]
         }
         #expect(changedRows.count == 180)
         // Rendering is deterministic: the same index gives the same picture.
-        #expect(source.frame(index: 7, timestamp: MonotonicTime(nanoseconds: 0)).bytes == first.bytes)
+        #expect(source.frame(index: 7, timestamp: MonotonicTime(nanoseconds: 0)).copiedBytes() == first)
     }
 
     @Test func counterIsBurntIntoTheTopLeftCorner() throws {
@@ -24,7 +25,10 @@ import Testing
         // 1 and 7 share no glyph column pattern in the first digit; the corner must differ.
         let one = source.frame(index: 1, timestamp: MonotonicTime(nanoseconds: 0))
         let seven = source.frame(index: 7, timestamp: MonotonicTime(nanoseconds: 0))
-        let corner = { (frame: VideoFrame) in (0..<20).flatMap { row in frame.bytes[(row * 640)..<(row * 640 + 20)] } }
+        let corner = { (frame: VideoFrame) in
+            let bytes = frame.copiedBytes()
+            return (0..<20).flatMap { row in bytes[(row * 640)..<(row * 640 + 20)] }
+        }
         #expect(corner(one) != corner(seven))
         // Digits are drawn at peak white on black, never in between.
         #expect(Set(corner(one)).isSubset(of: [16, 235]))

@@ -16,7 +16,9 @@ import Glibc
         let ending = Mutex<[Y4MError?]>([])
         let ended = Atomic<Bool>(false)
 
-        func add(_ frame: VideoFrame) { frames.withLock { $0.append(frame) } }
+        /// Keeps `frame` past its delivery, so keeps what `owned()` gives (the frame itself: y4m
+        /// frames own their bytes).
+        func add(_ frame: VideoFrame) { frames.withLock { $0.append(frame.owned()) } }
         func end(_ error: Y4MError?) {
             ending.withLock { $0.append(error) }
             ended.store(true, ordering: .releasing)
@@ -40,7 +42,7 @@ import Glibc
         source.stop()
 
         let frames = collector.frames.withLock { $0 }
-        #expect(frames.map { $0.bytes[0] } == [1, 2, 3, 4, 5])
+        #expect(frames.map { $0.copiedBytes()[0] } == [1, 2, 3, 4, 5])
         #expect(frames.map(\.sequence) == [0, 1, 2, 3, 4])
         let first = try #require(frames.first).timestamp
         #expect(frames.map { $0.timestamp.nanoseconds(since: first) } == [0, 40_000_000, 80_000_000, 120_000_000, 160_000_000])
@@ -60,7 +62,7 @@ import Glibc
         source.stop()
 
         let frames = collector.frames.withLock { $0 }
-        #expect(frames.map { $0.bytes[0] } == [1, 2, 3, 1, 2, 3, 1, 2])
+        #expect(frames.map { $0.copiedBytes()[0] } == [1, 2, 3, 1, 2, 3, 1, 2])
         let interval = Int64(FrameRate(numerator: 30).frameIntervalNanoseconds)
         #expect(zip(frames, frames.dropFirst()).allSatisfy { $1.timestamp.nanoseconds(since: $0.timestamp) == interval })
         // Stopped, not ended: the clip loops for ever.

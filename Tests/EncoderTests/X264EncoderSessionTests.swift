@@ -381,8 +381,10 @@ import Testing
             bytes: [0xFF, 0xD8], timestamp: TestFrames.timestamp(0), sequence: 0)
         #expect(throws: EncoderError.unsupportedPixelFormat(.mjpeg)) { try session.encode(mjpeg) }
 
-        var short = TestFrames.frame(.i420, width: 320, height: 180, index: 0).frame
-        short.bytes.removeLast()
+        let whole = TestFrames.frame(.i420, width: 320, height: 180, index: 0).frame
+        let short = VideoFrame(
+            width: 320, height: 180, pixelFormat: .i420, planes: whole.planes, bytes: whole.copiedBytes().dropLast(),
+            timestamp: whole.timestamp, sequence: whole.sequence)
         let error = #expect(throws: EncoderError.self) { try session.encode(short) }
         guard case .invalidFrame(let reason) = error else {
             Issue.record("expected invalidFrame, got \(String(describing: error))")
