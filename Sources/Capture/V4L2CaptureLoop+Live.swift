@@ -11,7 +11,10 @@ extension V4L2CaptureLoop {
             pollfd(fd: stream.device.fd, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wake.fd, events: Int16(POLLIN), revents: 0),
         ]
-        let timeout = Int32(min(settings.pollTimeoutSeconds * 1000, Double(Int32.max)).rounded(.up))
+        // Wake for the next placeholder a silence needs, or when the silence becomes a fault.
+        let deadline = min(nextBridgeSlot, silenceLimit)
+        let now = MonotonicTime.now()
+        let timeout = deadline > now ? Int32(min((deadline.nanoseconds(since: now) + 999_999) / 1_000_000, 60_000)) : 0
         let ready: Int32
         do {
             ready = try SystemCall.run("poll") { poll(&fds, 2, timeout) }
@@ -21,15 +24,14 @@ extension V4L2CaptureLoop {
         }
         if fds[1].revents != 0 { return }  // stop() asked; run() sees `running` cleared
         if ready == 0 {
-            // Silence: a device that is present but sends nothing (no signal, stuck firmware).
-            let why = stream.device.inputProblem() ?? "no frame for \(settings.pollTimeoutSeconds) s"
-            enterFault(.failing(why))
+            handleSilence(on: stream)
             return
         }
         do {
             var dequeuedAny = false
             while let buffer = try stream.pool.dequeue() {
                 dequeuedAny = true
+                lastHeardFrom = .now()
                 try handle(buffer, from: stream)
             }
             // Readable or in error, yet nothing to dequeue: vb2 says the queue is broken.
@@ -65,6 +67,7 @@ extension V4L2CaptureLoop {
             let frame = VideoFrame(
                 width: outputLayout.width, height: outputLayout.height, pixelFormat: outputLayout.pixelFormat,
                 planes: outputLayout.planes, bytes: bytes, timestamp: timestamp, sequence: sequence)
+            liveFrameComing()
             send(frame)
             lastGoodFrame = frame
         case .mapped(let bytes):
@@ -72,6 +75,7 @@ extension V4L2CaptureLoop {
             // driver has every other buffer to fill.
             try releaseHeldBuffer(to: stream)
             let lent = BorrowedPixels(bytes)
+            liveFrameComing()
             send(
                 VideoFrame(
                     width: outputLayout.width, height: outputLayout.height, pixelFormat: outputLayout.pixelFormat,
@@ -91,9 +95,10 @@ extension V4L2CaptureLoop {
     }
 
     /// Our sequence number for `buffer`, one past the last unless the driver skipped some; counts
-    /// those driver drops.
+    /// those driver drops, less the slots placeholders already filled while the device was silent.
     private func advanceSequence(past buffer: V4L2DequeuedBuffer) -> UInt64 {
-        let dropped = tracker.observe(buffer.sequence)
+        let dropped = max(0, tracker.observe(buffer.sequence) - bridgedSlots)
+        bridgedSlots = 0
         if dropped > 0 {
             counters.driverDropped.add(dropped, ordering: .relaxed)
             logger.debug("driver dropped frames", metadata: ["count": "\(dropped)", "sequence": "\(buffer.sequence)"])

@@ -5,24 +5,53 @@ import Logging
 import Media
 
 /// Riding out a lost or failing device: placeholder frames on the frame clock, a reopen attempt
-/// every `reopenIntervalSeconds`, live frames again as soon as one succeeds.
+/// every `reopenIntervalSeconds`, live frames again once a reopened device delivers one.
 extension V4L2CaptureLoop {
     /// Closes the device (stop streaming, unmap, close: the driver may need all three to recover)
     /// and switches to placeholders, the first of them the last live frame, copied out of its
     /// buffer while that is still mapped.
+    ///
+    /// One fault is reported once: a reopened device that fails again the same way (still silent,
+    /// still erroring) is closed again quietly; a different reason is logged.
     func enterFault(_ newFault: V4L2DeviceFault) {
         keepLastGoodFrame()
         stream = nil
         tracker.reset()
+        bridgedSlots = 0
         let now = MonotonicTime.now()
-        fault = newFault
-        faultSince = now
-        counters.state.withLock { $0 = .placeholder(newFault) }
-        log(newFault, message: "camera lost; sending placeholder frames")
         nextReopen = now.adding(nanoseconds: UInt64(settings.reopenIntervalSeconds * 1e9))
-        // Continue the frame clock from the last frame, but never back-date a burst of placeholders.
-        let continued = lastTimestamp.map { $0.adding(nanoseconds: frameInterval) } ?? now
-        nextPlaceholder = max(continued, now)
+        switch fault {
+        case nil:
+            faultSince = now
+            log(newFault, message: "camera lost; sending placeholder frames")
+            startPlaceholderClock(now: now)
+        case newFault?:
+            logger.debug("reopened camera failed again", metadata: ["device": "\(settings.devicePath)", "fault": "\(newFault)"])
+        case _?:
+            log(newFault, message: "camera still unavailable")
+        }
+        fault = newFault
+        counters.state.withLock { $0 = .placeholder(newFault) }
+    }
+
+    /// Placeholders continue the frame clock from the last frame sent (live, or a placeholder that
+    /// bridged a silence), but are never back-dated into a burst: the slots already past are
+    /// counted as skipped and returned.
+    @discardableResult
+    func startPlaceholderClock(now: MonotonicTime) -> Int {
+        guard let lastTimestamp else {
+            nextPlaceholder = now
+            return 0
+        }
+        let continued = lastTimestamp.adding(nanoseconds: frameInterval)
+        guard continued < now else {
+            nextPlaceholder = continued
+            return 0
+        }
+        let missed = UInt64(now.nanoseconds(since: continued)) / frameInterval
+        counters.skipped.add(Int(missed), ordering: .relaxed)
+        nextPlaceholder = continued.adding(nanoseconds: missed * frameInterval)
+        return Int(missed)
     }
 
     func ridePlaceholder() {
@@ -32,14 +61,7 @@ extension V4L2CaptureLoop {
             if stream != nil { return }
         }
         if now >= nextPlaceholder {
-            sendPlaceholder(at: nextPlaceholder)
-            nextPlaceholder = nextPlaceholder.adding(nanoseconds: frameInterval)
-            if nextPlaceholder < now {
-                // Fell behind (a slow consumer or a slow reopen): skip the missed slots, no burst.
-                let missed = UInt64(now.nanoseconds(since: nextPlaceholder)) / frameInterval + 1
-                counters.skipped.add(Int(missed), ordering: .relaxed)
-                nextPlaceholder = nextPlaceholder.adding(nanoseconds: missed * frameInterval)
-            }
+            sendDuePlaceholder(now: now)
             return
         }
         // Sleep until the next slot or reopen attempt; stop() wakes us through the eventfd.
@@ -49,15 +71,31 @@ extension V4L2CaptureLoop {
         _ = try? SystemCall.run("poll") { poll(&fds, 1, max(1, milliseconds)) }
     }
 
-    /// Copies the frame in the held buffer, the one copy a fault costs; the buffer itself goes with
-    /// the stream.
-    private func keepLastGoodFrame() {
+    /// Sends the placeholder due at `nextPlaceholder` and moves the clock on; returns the frame
+    /// slots that took (more than one when the loop fell behind).
+    @discardableResult
+    func sendDuePlaceholder(now: MonotonicTime) -> Int {
+        sendPlaceholder(at: nextPlaceholder)
+        nextPlaceholder = nextPlaceholder.adding(nanoseconds: frameInterval)
+        guard nextPlaceholder < now else { return 1 }
+        // Fell behind (a slow consumer or a slow reopen): skip the missed slots, no burst.
+        let missed = UInt64(now.nanoseconds(since: nextPlaceholder)) / frameInterval + 1
+        counters.skipped.add(Int(missed), ordering: .relaxed)
+        nextPlaceholder = nextPlaceholder.adding(nanoseconds: missed * frameInterval)
+        return 1 + Int(missed)
+    }
+
+    /// Copies the frame in the held buffer, the one copy a fault or a silence costs. The buffer
+    /// goes back to `stream` when the device stays open, else it goes with the stream.
+    func keepLastGoodFrame(requeueingTo stream: V4L2Stream? = nil) {
         guard let held else { return }
         lastGoodFrame = VideoFrame(
             width: outputLayout.width, height: outputLayout.height, pixelFormat: outputLayout.pixelFormat,
             planes: outputLayout.planes, bytes: Array(held.bytes), timestamp: MonotonicTime(nanoseconds: 0), sequence: 0)
         counters.copied.add(1, ordering: .relaxed)
         self.held = nil
+        // A failed re-queue means the device is failing; the next poll or dequeue reports it.
+        try? stream?.pool.queue(held.index)
     }
 
     private func sendPlaceholder(at due: MonotonicTime) {
@@ -87,11 +125,21 @@ extension V4L2CaptureLoop {
             }
             return
         }
+        // Not back yet: placeholders go on until the device delivers a frame (`liveFrameComing`).
+        lastHeardFrom = now
+        bridgedSlots = 0
+        logger.debug("camera reopened; waiting for its first frame", metadata: ["device": "\(settings.devicePath)"])
+    }
+
+    /// A live frame is about to go out: if it is the first after a fault, the camera is back (and
+    /// says so before the frame is delivered, so the consumer sees it as live).
+    func liveFrameComing() {
+        guard fault != nil else { return }
         counters.reopens.add(1, ordering: .relaxed)
         counters.state.withLock { $0 = .live }
         logger.notice("camera back; live frames resume", metadata: [
             "device": "\(settings.devicePath)",
-            "offlineSeconds": "\(Double(now.nanoseconds(since: faultSince)) / 1e9)",
+            "offlineSeconds": "\(Double(MonotonicTime.now().nanoseconds(since: faultSince)) / 1e9)",
             "placeholders": "\(counters.placeholders.load(ordering: .relaxed))",
         ])
         fault = nil

@@ -5,9 +5,10 @@ import Logging
 import Media
 
 /// The capture thread's work: wait in poll, dequeue, deliver the frame from the buffer it arrived
-/// in, re-queue; and when the device fails, close it, keep the stream alive with placeholder frames
-/// and reopen it every `reopenIntervalSeconds`. Lives on the capture thread only (it owns the
-/// device), so not Sendable.
+/// in, re-queue; bridge a silent device with placeholder frames; and when the device fails (or
+/// stays silent for `pollTimeoutSeconds`), close it, keep the stream alive with placeholders and
+/// reopen it every `reopenIntervalSeconds`. Lives on the capture thread only (it owns the device),
+/// so not Sendable.
 ///
 /// The buffer of the last live frame stays dequeued until the next frame is delivered (the driver
 /// fills the others meanwhile), so that when the device fails that frame can still be copied, once,
@@ -39,6 +40,11 @@ final class V4L2CaptureLoop {
     var faultSince = MonotonicTime(nanoseconds: 0)
     var nextReopen = MonotonicTime(nanoseconds: 0)
     var nextPlaceholder = MonotonicTime(nanoseconds: 0)
+    /// When the open device last gave us a buffer, or was opened: its silence counts from here.
+    var lastHeardFrom = MonotonicTime.now()
+    /// Frame slots placeholders filled (or skipped) since the open device's last buffer; the
+    /// sequence gap the next buffer shows over them is not a loss.
+    var bridgedSlots = 0
     var warnedAboutClock = false
 
     /// Opens and starts the device; throws what makes it unusable at start.

@@ -52,7 +52,7 @@ public final class V4L2CaptureSource: FrameSource {
     /// MJPEG frames that did not decode, dropped.
     public var corruptFrames: Int { counters.corruptFrames.load(ordering: .relaxed) }
     public var placeholderFrames: Int { counters.placeholders.load(ordering: .relaxed) }
-    /// Successful reopens after the device was lost or failed.
+    /// Recoveries: the device was lost or failed, then reopened and delivered a frame again.
     public var reopenCount: Int { counters.reopens.load(ordering: .relaxed) }
     /// Frames delivered, live and placeholder.
     public var deliveredFrames: Int { counters.delivered.load(ordering: .relaxed) }
