@@ -8,6 +8,8 @@ final class V4L2CaptureCounters: Sendable {
     let corruptFrames = Atomic<Int>(0)
     let placeholders = Atomic<Int>(0)
     let reopens = Atomic<Int>(0)
+    /// Frames dropped because the input reported no signal (a capture card's black or noise).
+    let withoutSignal = Atomic<Int>(0)
     let delivered = Atomic<Int>(0)
     /// Live frames delivered straight from the driver's buffer, without a copy.
     let borrowed = Atomic<Int>(0)

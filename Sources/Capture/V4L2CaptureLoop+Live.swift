@@ -34,6 +34,9 @@ extension V4L2CaptureLoop {
                 lastHeardFrom = .now()
                 try handle(buffer, from: stream)
             }
+            // Frames keep coming from an input without signal, and are dropped: placeholders go
+            // out on their own clock meanwhile.
+            if fault != nil, MonotonicTime.now() >= nextPlaceholder { sendDuePlaceholder(now: .now()) }
             // Readable or in error, yet nothing to dequeue: vb2 says the queue is broken.
             let trouble = Int16(POLLERR | POLLHUP | POLLNVAL)
             if !dequeuedAny && fds[0].revents & trouble != 0 {
@@ -55,6 +58,11 @@ extension V4L2CaptureLoop {
     /// Delivers the frame in a dequeued buffer, or hands the buffer straight back if the frame is
     /// dropped. Throws what the driver said when a buffer went back (the device is failing).
     private func handle(_ buffer: V4L2DequeuedBuffer, from stream: V4L2Stream) throws(SystemCallError) {
+        if let problem = inputProblem(of: stream) {
+            refuseFrame(of: buffer, becauseOf: problem, on: stream)
+            try stream.pool.queue(buffer.index)
+            return
+        }
         let sequence = advanceSequence(past: buffer)
         let timestamp = timestamp(of: buffer)
         guard let picture = picture(in: buffer, from: stream), timestampAdvances(timestamp) else {

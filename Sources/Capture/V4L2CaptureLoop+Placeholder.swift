@@ -20,6 +20,12 @@ extension V4L2CaptureLoop {
         bridgedSlots = 0
         let now = MonotonicTime.now()
         nextReopen = now.adding(nanoseconds: UInt64(settings.reopenIntervalSeconds * 1e9))
+        record(newFault, now: now)
+    }
+
+    /// Makes `newFault` the source's state: the first fault since live frames is logged and
+    /// starts the placeholder clock; the same fault again is not news; a different one is logged.
+    func record(_ newFault: V4L2DeviceFault, now: MonotonicTime) {
         switch fault {
         case nil:
             faultSince = now
@@ -146,7 +152,7 @@ extension V4L2CaptureLoop {
     }
 
     /// "Gone" is expected (someone unplugged it) and logged as a warning; "failing" needs a human.
-    private func log(_ fault: V4L2DeviceFault, message: Logger.Message) {
+    func log(_ fault: V4L2DeviceFault, message: Logger.Message) {
         switch fault {
         case .gone(let reason):
             logger.warning(message, metadata: ["device": "\(settings.devicePath)", "camera": "gone", "reason": "\(reason)"])

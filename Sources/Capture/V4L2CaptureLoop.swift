@@ -45,6 +45,9 @@ final class V4L2CaptureLoop {
     /// Frame slots placeholders filled (or skipped) since the open device's last buffer; the
     /// sequence gap the next buffer shows over them is not a loss.
     var bridgedSlots = 0
+    /// What the input said about its signal when last asked, and when to ask again.
+    var signalProblem: String?
+    var nextSignalCheck = MonotonicTime(nanoseconds: 0)
     var warnedAboutClock = false
 
     /// Opens and starts the device; throws what makes it unusable at start.

@@ -54,6 +54,8 @@ public final class V4L2CaptureSource: FrameSource {
     public var placeholderFrames: Int { counters.placeholders.load(ordering: .relaxed) }
     /// Recoveries: the device was lost or failed, then reopened and delivered a frame again.
     public var reopenCount: Int { counters.reopens.load(ordering: .relaxed) }
+    /// Frames the device delivered while its input reported no signal, dropped for placeholders.
+    public var framesWithoutSignal: Int { counters.withoutSignal.load(ordering: .relaxed) }
     /// Frames delivered, live and placeholder.
     public var deliveredFrames: Int { counters.delivered.load(ordering: .relaxed) }
     /// Live frames delivered straight from the driver's buffer, without a copy (every live frame,

@@ -19,7 +19,7 @@ public struct V4L2FrameIntervalInfo: Codable, Sendable, Hashable, CustomStringCo
     }
 
     /// The (fastest) frame rate: the interval inverted.
-    public var frameRate: FrameRate { FrameRate(numerator: denominator, denominator: numerator) }
+    public var frameRate: FrameRate { FrameRate(numerator: denominator, denominator: numerator).reduced }
 
     public var description: String {
         let fastest = Self.fps(denominator, numerator)

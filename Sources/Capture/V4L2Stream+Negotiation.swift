@@ -109,7 +109,7 @@ extension V4L2Stream {
             logger.notice("driver cannot set the frame rate", metadata: ["device": "\(device.path)", "asked": "\(settings.frameRate)"])
             return settings.frameRate
         }
-        let granted = FrameRate(numerator: Int(capture.timeperframe.denominator), denominator: Int(capture.timeperframe.numerator))
+        let granted = FrameRate(numerator: Int(capture.timeperframe.denominator), denominator: Int(capture.timeperframe.numerator)).reduced
         if granted.framesPerSecond != settings.frameRate.framesPerSecond {
             logger.notice("driver granted another frame rate", metadata: ["device": "\(device.path)", "asked": "\(settings.frameRate)", "granted": "\(granted)"])
         }

@@ -17,6 +17,15 @@ public struct FrameRate: Sendable, Hashable, CustomStringConvertible {
 
     public var isValid: Bool { numerator > 0 && denominator > 0 }
 
+    /// The same rate in lowest terms: drivers say 25 fps as 1000/25000 seconds per frame, which
+    /// should read, log and compare as 25.
+    public var reduced: FrameRate {
+        var (a, b) = (abs(numerator), abs(denominator))
+        while b != 0 { (a, b) = (b, a % b) }
+        guard a > 1 else { return self }
+        return FrameRate(numerator: numerator / a, denominator: denominator / a)
+    }
+
     public var description: String {
         denominator == 1 ? "\(numerator)" : "\(numerator)/\(denominator)"
     }

@@ -8,6 +8,10 @@ import Testing
 struct VividGuest {
     /// How the guest reaches a server listening on the host's 127.0.0.1.
     static let hostAddress = "10.0.2.2"
+    /// vivid with one capture node whose one input is a webcam (what the harness loads by default).
+    static let webcamOptions = "n_devs=1 node_types=0x1 num_inputs=1 input_types=0x0"
+    /// … whose one input is S-Video: a capture card with a PAL signal that can be taken away.
+    static let sVideoOptions = "n_devs=1 node_types=0x1 num_inputs=1 input_types=0x2"
 
     struct Finished {
         /// camcast's exit status inside the guest.
@@ -42,7 +46,8 @@ struct VividGuest {
     /// Returns nil, having recorded an issue, when the VM itself could not run: a hardware test
     /// that cannot run fails, it never passes by skipping.
     static func runCamcast(
-        _ arguments: [String], environment: [String: String] = [:], event: Event? = nil
+        _ arguments: [String], environment: [String: String] = [:], event: Event? = nil,
+        vividOptions: String = webcamOptions
     ) throws -> Finished? {
         let dir = try Project.scratchDirectory("vivid-guest")
         let log = dir.appendingPathComponent("camcast.log").path
@@ -64,7 +69,7 @@ struct VividGuest {
         let harness = Project.root.appendingPathComponent("scripts/vivid-vm/run").path
         let vm = try ProcessRunner.run(
             "/usr/bin/env",
-            ["VIVID_TIMEOUT=300", "VIVID_RW_DIRS=\(dir.path)", "NO_COLOR=1", "/bin/bash", harness, script],
+            ["VIVID_TIMEOUT=300", "VIVID_RW_DIRS=\(dir.path)", "VIVID_OPTS=\(vividOptions)", "NO_COLOR=1", "/bin/bash", harness, script],
             timeout: 360)
         let transcript = "--- vivid-vm/run exit \(vm.status)\n--- stdout\n\(vm.stdout)\n--- stderr\n\(vm.stderr)"
         guard vm.status != 124, vm.status != 125 else {
