@@ -1,6 +1,5 @@
 import Foundation
 import TestSupport
-import TestSupport
 import Testing
 
 /// End to end with a real V4L2 driver: camcast inside the vivid VM captures /dev/video0 and
@@ -11,17 +10,9 @@ struct VividStreamTests {
 
     @Test(.timeLimit(.minutes(8)))
     func vividCameraArrivesWholeAtTheHostServer() throws {
-        let server = try RTMPServer()
-        guard let run = try VividGuest.runCamcast([
-            "run", "--source", "/dev/video0", "--size", "320x180", "--fps", "30", "--keyint-seconds", "2",
-            "--duration", "10", "--output", server.guestURL(app: "rec", name: Self.streamKey),
-        ]) else { return }
-        try server.stop()  // nginx closes the recording
-
-        #expect(run.status == 0, "camcast failed in the VM\n\(run.transcript)\n\(run.log)")
+        guard let (run, recording) = try Self.stream(seconds: 10) else { return }
         #expect(run.line("capture started")?.contains("driver=vivid") == true, "not capturing vivid:\n\(run.log)")
-        try Self.checkRecording(server.recording(Self.streamKey), of: run, seconds: 10, width: 320, height: 180)
-        Self.checkNoKeyLeaked(run)
+        try Self.checkRecording(recording, of: run, seconds: 10)
     }
 
     /// The camera is unplugged (vivid's `disconnect`) mid-stream: the host keeps receiving frames
@@ -29,60 +20,32 @@ struct VividStreamTests {
     /// takes the conversion path into the encoder.
     @Test(.timeLimit(.minutes(8)))
     func unpluggedCameraKeepsTheStreamAliveWithoutReconnecting() throws {
-        let server = try RTMPServer()
-        guard let run = try VividGuest.runCamcast(
-            ["run", "--source", "/dev/video0", "--size", "320x180", "--fps", "30", "--duration", "12",
-             "--output", server.guestURL(app: "rec", name: Self.streamKey)],
-            environment: ["CAMCAST_SOURCE_PIXEL_FORMAT": "yuyv"],
+        guard let (run, recording) = try Self.stream(
+            seconds: 12, environment: ["CAMCAST_SOURCE_PIXEL_FORMAT": "yuyv"],
             event: .init(afterStreamingSeconds: 3, command: "v4l2-ctl -d /dev/video0 -c disconnect=1"))
         else { return }
-        try server.stop()
-
-        #expect(run.status == 0, "camcast failed in the VM\n\(run.transcript)\n\(run.log)")
         #expect(run.line("capture started")?.contains("YUYV 320x180") == true, "not capturing YUYV:\n\(run.log)")
-        let lost = try #require(run.line("camera lost"), "the unplug was not reported\n\(run.log)")
-        #expect(lost.contains("camera=gone"))
-        let back = try #require(run.line("camera back"), "live capture did not resume\n\(run.log)")
+        let back = try Self.checkOneOutageOnOneConnection(run, camera: "gone", reason: "No such device")
         #expect((CamcastLog.value("placeholders", in: back).flatMap(Int.init) ?? 0) >= 10, "\(back)")
-        // One publish for the whole run: the camera's absence never reached RTMP.
-        #expect(run.lines("RTMP publishing").count == 1, "\(run.log)")
-        #expect(run.count("reconnects", in: "stopped") == 0)
         // Slots skipped: a reopen under emulation takes longer than a frame interval.
-        try Self.checkRecording(
-            server.recording(Self.streamKey), of: run, seconds: 12, width: 320, height: 180, maximumSkipped: 36)
-        Self.checkNoKeyLeaked(run)
+        try Self.checkRecording(recording, of: run, seconds: 12, maximumSkipped: 36)
     }
 
     /// The camera goes silent for 5 s (vivid drops every buffer: a stuck sensor, a capture card
-    /// that lost its signal): placeholders bridge the silence at once, it is reported once as the
-    /// camera failing (also on the status line), and live frames return on the same connection.
+    /// that stops sending): placeholders bridge the silence, it is reported once as the camera
+    /// failing (also on the status line), and live frames return on the same connection however
+    /// many reopen attempts it took.
     @Test(.timeLimit(.minutes(8)))
     func silentCameraIsBridgedWithPlaceholders() throws {
-        let server = try RTMPServer()
         let control = "v4l2-ctl -d /dev/video0 -c percentage_of_dropped_buffers"
-        guard let run = try VividGuest.runCamcast(
-            ["run", "--source", "/dev/video0", "--size", "320x180", "--fps", "30", "--duration", "14",
-             "--output", server.guestURL(app: "rec", name: Self.streamKey)],
-            environment: ["CAMCAST_STATUS_INTERVAL_SECONDS": "1"],
-            event: .init(afterStreamingSeconds: 3, command: "\(control)=100; sleep 5; \(control)=0"))
+        guard let (run, recording) = try Self.stream(
+            seconds: 14, event: .init(afterStreamingSeconds: 3, command: "\(control)=100; sleep 5; \(control)=0"))
         else { return }
-        try server.stop()
-
-        #expect(run.status == 0, "camcast failed in the VM\n\(run.transcript)\n\(run.log)")
-        let lost = try #require(run.line("camera lost"), "the silence was not reported\n\(run.log)")
-        #expect(lost.contains("camera=failing") && lost.contains("no frame for"), "\(lost)")
-        // One silence, one report and one recovery, however many reopen attempts it took.
-        #expect(run.lines("camera lost").count == 1, "\(run.log)")
-        #expect(run.lines("camera back").count == 1, "\(run.log)")
+        try Self.checkOneOutageOnOneConnection(run, camera: "failing", reason: "no frame for")
         #expect(run.lines("status [camera failing]").count >= 2, "\(run.log)")
-        #expect(run.lines("RTMP publishing").count == 1)
-        #expect(run.count("reconnects", in: "stopped") == 0)
         // Silence shorter than half a second is left alone (jitter); after that, placeholders. Its
         // first half second is skipped, not filled (15 slots), and reopens under emulation are slow.
-        try Self.checkRecording(
-            server.recording(Self.streamKey), of: run, seconds: 14, width: 320, height: 180, longestHoleMilliseconds: 650,
-            maximumSkipped: 42)
-        Self.checkNoKeyLeaked(run)
+        try Self.checkRecording(recording, of: run, seconds: 14, longestHoleMilliseconds: 650, maximumSkipped: 42)
     }
 
     /// A capture card loses its signal for 4 s (vivid's S-Video input, `standard_signal_mode` "No
@@ -90,38 +53,59 @@ struct VividStreamTests {
     /// those are dropped and placeholders stand in on the same connection until the signal is back.
     @Test(.timeLimit(.minutes(8)))
     func lostSignalIsReplacedByPlaceholders() throws {
-        let server = try RTMPServer()
         let control = "v4l2-ctl -d /dev/video0 -c standard_signal_mode"
-        guard let run = try VividGuest.runCamcast(
-            ["run", "--source", "/dev/video0", "--size", "320x180", "--fps", "25", "--duration", "12",
-             "--output", server.guestURL(app: "rec", name: Self.streamKey)],
-            environment: ["CAMCAST_STATUS_INTERVAL_SECONDS": "1"],
-            event: .init(afterStreamingSeconds: 3, command: "\(control)=1; sleep 4; \(control)=0"),
+        guard let (run, recording) = try Self.stream(
+            seconds: 12, fps: 25, event: .init(afterStreamingSeconds: 3, command: "\(control)=1; sleep 4; \(control)=0"),
             vividOptions: VividGuest.sVideoOptions)
         else { return }
-        try server.stop()
-
-        #expect(run.status == 0, "camcast failed in the VM\n\(run.transcript)\n\(run.log)")
         #expect(run.line("capture started")?.contains("320x180@25") == true, "\(run.log)")
-        let lost = try #require(run.line("camera lost"), "the lost signal was not reported\n\(run.log)")
-        #expect(lost.contains("camera=failing") && lost.contains("no signal"), "\(lost)")
-        #expect(run.lines("camera lost").count == 1 && run.lines("camera back").count == 1, "\(run.log)")
-        let back = try #require(run.line("camera back"))
+        let back = try Self.checkOneOutageOnOneConnection(run, camera: "failing", reason: "no signal")
         let offline = try #require(CamcastLog.value("offlineSeconds", in: back).flatMap(Double.init))
         #expect((3...5.5).contains(offline), "offline \(offline) s for a 4 s loss of signal")
         #expect(run.lines("status [camera failing]").count >= 2, "\(run.log)")
-        #expect(run.lines("RTMP publishing").count == 1)
-        try Self.checkRecording(
-            server.recording(Self.streamKey), of: run, seconds: 12, fps: 25, width: 320, height: 180, maximumSkipped: 30)
-        Self.checkNoKeyLeaked(run)
+        try Self.checkRecording(recording, of: run, seconds: 12, fps: 25, maximumSkipped: 30)
+    }
+
+    /// camcast in the VM streams 320x180 from vivid to a fresh nginx-rtmp on the host for
+    /// `seconds`, the status line every second. Returns its log and the host's recording, or nil
+    /// (an issue recorded) when the VM could not run.
+    static func stream(
+        seconds: Int, fps: Int = 30, environment: [String: String] = [:], event: VividGuest.Event? = nil,
+        vividOptions: String = VividGuest.webcamOptions
+    ) throws -> (VividGuest.Finished, URL)? {
+        let server = try RTMPServer()
+        guard let run = try VividGuest.runCamcast(
+            ["run", "--source", "/dev/video0", "--size", "320x180", "--fps", "\(fps)", "--duration", "\(seconds)",
+             "--output", server.guestURL(app: "rec", name: streamKey)],
+            environment: environment.merging(["CAMCAST_STATUS_INTERVAL_SECONDS": "1"]) { $1 }, event: event,
+            vividOptions: vividOptions)
+        else { return nil }
+        try server.stop()  // nginx closes the recording
+        #expect(run.status == 0, "camcast failed in the VM\n\(run.transcript)\n\(run.log)")
+        #expect(!run.log.contains(streamKey), "the stream key leaked into camcast's log")
+        #expect(!run.transcript.contains(streamKey), "the stream key leaked into the VM's output")
+        return (run, server.recording(streamKey))
+    }
+
+    /// One outage: reported once ("camera lost", `camera`, a reason containing `reason`), over
+    /// once ("camera back", returned), and one RTMP connection throughout.
+    @discardableResult
+    static func checkOneOutageOnOneConnection(_ run: VividGuest.Finished, camera: String, reason: String) throws -> String {
+        let lost = try #require(run.line("camera lost"), "the outage was not reported\n\(run.log)")
+        #expect(lost.contains("camera=\(camera)") && lost.contains(reason), "\(lost)")
+        #expect(run.lines("camera lost").count == 1, "\(run.log)")
+        #expect(run.lines("camera back").count == 1, "\(run.log)")
+        #expect(run.lines("RTMP publishing").count == 1, "\(run.log)")
+        #expect(run.count("reconnects", in: "stopped") == 0)
+        return try #require(run.line("camera back"), "live capture did not resume\n\(run.log)")
     }
 
     /// The recording holds exactly the frames camcast encoded; those plus what the driver and
     /// the source dropped fill the run's duration at `fps`; timestamps rise strictly with no
     /// hole; it decodes without one error.
     static func checkRecording(
-        _ file: URL, of run: VividGuest.Finished, seconds: Int, fps: Int = 30, width: Int, height: Int,
-        longestHoleMilliseconds: Int = 250, maximumSkipped: Int = 2
+        _ file: URL, of run: VividGuest.Finished, seconds: Int, fps: Int = 30, longestHoleMilliseconds: Int = 250,
+        maximumSkipped: Int = 2
     ) throws {
         let encoded = try #require(run.count("frames", in: "stopped"), "no stop summary\n\(run.log)")
         let skipped = try #require(run.count("skipped", in: "stopped"))
@@ -135,7 +119,7 @@ struct VividStreamTests {
         #expect(skipped <= maximumSkipped, "\(skipped) frame slots skipped")
 
         let video = try ProbedVideo.probe(file)
-        #expect(video.codec == "h264" && video.width == width && video.height == height,
+        #expect(video.codec == "h264" && video.width == 320 && video.height == 180,
                 "\(video.codec) \(video.width)x\(video.height)")
         #expect(video.decodedFrames == encoded, "\(video.decodedFrames) frames decoded, \(encoded) sent")
         #expect(video.packets.count == encoded)
@@ -156,10 +140,5 @@ struct VividStreamTests {
             }
         }
         #expect(try ProbedVideo.decodeErrors(file) == "")
-    }
-
-    static func checkNoKeyLeaked(_ run: VividGuest.Finished) {
-        #expect(!run.log.contains(streamKey), "the stream key leaked into camcast's log")
-        #expect(!run.transcript.contains(streamKey), "the stream key leaked into the VM's output")
     }
 }
