@@ -94,30 +94,3 @@ enum Daemon {
     }
 }
 
-/// ffprobe's packets with their sizes, for bitrates measured by a tool nobody here wrote.
-struct ProbedPacket {
-    var ptsMilliseconds: Int
-    var dtsMilliseconds: Int
-    var bytes: Int
-    var isKeyframe: Bool
-
-    static func probe(_ file: URL) throws -> [ProbedPacket] {
-        let result = try ProcessRunner.run(
-            "/usr/bin/ffprobe",
-            ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,dts,size,flags", "-of", "csv=p=0", file.path])
-        guard result.status == 0 else { throw HarnessError("ffprobe failed on \(file.path): \(result.stderr)") }
-        return result.stdout.split(separator: "\n").compactMap { line in
-            let columns = line.split(separator: ",", omittingEmptySubsequences: false)
-            guard columns.count >= 4, let pts = Int(columns[0]), let dts = Int(columns[1]), let size = Int(columns[2]) else {
-                return nil
-            }
-            return ProbedPacket(ptsMilliseconds: pts, dtsMilliseconds: dts, bytes: size, isKeyframe: columns[3].hasPrefix("K"))
-        }
-    }
-
-    /// kbit/s of the packets whose pts fall in `range` (milliseconds).
-    static func kbps(_ packets: [ProbedPacket], in range: ClosedRange<Int>) -> Double {
-        let bytes = packets.filter { range.contains($0.ptsMilliseconds) }.reduce(0) { $0 + $1.bytes }
-        return Double(bytes) * 8 / Double(range.upperBound - range.lowerBound)
-    }
-}

@@ -52,7 +52,7 @@ struct DaemonReloadTests {
         #expect(result.stderr.components(separatedBy: "RTMP publishing").count - 1 == 1)
         try server.stop()
 
-        let packets = try ProbedPacket.probe(server.recording(Self.streamKey))
+        let packets = try ProbedVideo.packets(server.recording(Self.streamKey))
         let last = try #require(packets.last).ptsMilliseconds
         #expect(packets.first?.ptsMilliseconds == 0)
         #expect(last > 8_000, "one recording spans the whole run: \(last) ms")
@@ -60,8 +60,8 @@ struct DaemonReloadTests {
         #expect(gaps.allSatisfy { (1...40).contains($0) }, "continuous timestamps: \(Set(gaps).sorted())")
         // Rates measured from the packets ffprobe reports: ~250 kbit/s before (200 plus a
         // keyframe every second, which ABR over 2 s does not fully absorb), ~650 after.
-        let before = ProbedPacket.kbps(packets, in: 500...2_500)
-        let after = ProbedPacket.kbps(packets, in: (last - 5_000)...(last - 500))
+        let before = ProbedVideo.kbps(packets, in: 500...2_500)
+        let after = ProbedVideo.kbps(packets, in: (last - 5_000)...(last - 500))
         #expect((140...330).contains(before), "before the reload: \(before) kbit/s")
         #expect(after > 2 * before, "after the reload: \(after) kbit/s vs \(before) before")
         #expect(try ProbedVideo.decodeErrors(server.recording(Self.streamKey)) == "")

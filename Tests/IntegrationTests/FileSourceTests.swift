@@ -8,8 +8,8 @@ struct FileSourceTests {
     /// One second of ffmpeg's testsrc2 at 320x180, 30 fps, as YUV4MPEG2.
     static func clip(in dir: URL) throws -> URL {
         let clip = dir.appendingPathComponent("testsrc2.y4m")
-        let made = try ProcessRunner.run(
-            "/usr/bin/ffmpeg",
+        let made = try FFmpegTools.result(
+            "ffmpeg",
             ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30", "-t", "1",
              "-pix_fmt", "yuv420p", "-y", clip.path])
         guard made.status == 0 else { throw HarnessError("ffmpeg could not make the clip: \(made.stderr)") }
