@@ -10,15 +10,6 @@ public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
     /// Write a raw H.264 Annex-B `.h264` file, optionally only its first `maxFrames` pictures.
     case annexBFile(path: String, maxFrames: Int?)
 
-    /// Reads a command-line output: an `rtmp://` URL, or a path ending in `.flv` or `.h264`.
-    public init(parsing text: String) throws(OutputTargetError) {
-        if text.contains("://") {
-            try self.init(.rtmp(url: text))
-        } else {
-            try self.init(.file(path: text, maxFrames: nil))
-        }
-    }
-
     /// Maps an already validated config output onto its sink.
     init(_ output: CamcastConfig.OutputConfig) throws(OutputTargetError) {
         switch output {
