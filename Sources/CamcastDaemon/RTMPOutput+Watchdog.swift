@@ -1,12 +1,10 @@
+import Dispatch
 import Media
 import RTMP
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension RTMPOutput {
     /// How often the watchdog samples the connection's progress.
-    static let watchdogIntervalMicroseconds: UInt32 = 200_000
+    static let watchdogIntervalNanoseconds = 200_000_000
 
     /// The watchdog thread: cuts the live connection once it has made no progress for the send
     /// timeout (see `StallDetector`). The publisher thread, blocked in a send or about to start
@@ -15,7 +13,7 @@ extension RTMPOutput {
         var detector = StallDetector(timeoutNanoseconds: UInt64(max(1, options.sendTimeoutSeconds)) * 1_000_000_000)
         var watched: ObjectIdentifier?
         while !publisherEnded.load(ordering: .acquiring) {
-            usleep(Self.watchdogIntervalMicroseconds)
+            _ = watchdogWake.wait(timeout: .now() + .nanoseconds(Self.watchdogIntervalNanoseconds))
             guard let watch = currentWatch.withLock({ $0 }) else {
                 watched = nil
                 continue

@@ -45,6 +45,8 @@ final class RTMPOutput: StreamOutput {
     let currentWatch = Mutex<RTMPConnectionWatch?>(nil)
     /// Set once the publisher thread has ended, to stop the watchdog.
     let publisherEnded = Atomic<Bool>(false)
+    /// Signalled with `publisherEnded`, so the watchdog ends at once rather than at its next sample.
+    let watchdogWake = DispatchSemaphore(value: 0)
     /// Connections made after the first one.
     let reconnects = Atomic<Int>(0)
 
@@ -104,6 +106,7 @@ final class RTMPOutput: StreamOutput {
                     signal.signal()
                 }
                 publisherEnded.store(true, ordering: .releasing)
+                watchdogWake.signal()
             }
             threads.withLock { $0.append(publisher) }
             let watchdog = try DedicatedThread { [self] in watch() }
