@@ -63,8 +63,15 @@ extension V4L2CaptureLoop {
             try stream.pool.queue(buffer.index)
             return
         }
+        let afterPlaceholders = bridgedSlots > 0 || fault != nil
         let sequence = advanceSequence(past: buffer)
-        let timestamp = timestamp(of: buffer)
+        var timestamp = timestamp(of: buffer)
+        if afterPlaceholders, let lastTimestamp, timestamp <= lastTimestamp {
+            // Placeholders are stamped on the frame clock up to now; a frame the driver stamped at
+            // the start of its exposure can lie just behind the last one. Dropping it would drop
+            // every frame of a camera slow enough (1 fps at night) to be bridged between frames.
+            timestamp = lastTimestamp.adding(nanoseconds: 1_000_000)
+        }
         guard let picture = picture(in: buffer, from: stream), timestampAdvances(timestamp) else {
             try stream.pool.queue(buffer.index)
             return

@@ -55,7 +55,7 @@ extension V4L2CaptureLoop {
             return 0
         }
         let missed = UInt64(now.nanoseconds(since: continued)) / frameInterval
-        counters.skipped.add(Int(missed), ordering: .relaxed)
+        skipSlots(Int(missed))
         nextPlaceholder = continued.adding(nanoseconds: missed * frameInterval)
         return Int(missed)
     }
@@ -86,9 +86,17 @@ extension V4L2CaptureLoop {
         guard nextPlaceholder < now else { return 1 }
         // Fell behind (a slow consumer or a slow reopen): skip the missed slots, no burst.
         let missed = UInt64(now.nanoseconds(since: nextPlaceholder)) / frameInterval + 1
-        counters.skipped.add(Int(missed), ordering: .relaxed)
+        skipSlots(Int(missed))
         nextPlaceholder = nextPlaceholder.adding(nanoseconds: missed * frameInterval)
         return 1 + Int(missed)
+    }
+
+    /// Frame slots no placeholder will fill: counted, and a gap in the sequence numbers, as a
+    /// frame the driver dropped would be.
+    private func skipSlots(_ count: Int) {
+        guard count > 0 else { return }
+        counters.skipped.add(count, ordering: .relaxed)
+        nextSequence += UInt64(count)
     }
 
     /// Copies the frame in the held buffer, the one copy a fault or a silence costs. The buffer
