@@ -169,6 +169,16 @@ enum SettingsResolver {
             zeroLatency: config.realtime, profile: H264Profile(rawValue: config.profile.rawValue) ?? .high,
             level: config.level == "auto" ? nil : config.level, bFrames: config.bframes,
             entropy: config.entropy == .auto ? nil : H264Entropy(rawValue: config.entropy.rawValue),
-            threads: config.threads, maxFrameDelay: config.maxFrameDelay)
+            threads: config.threads, maxFrameDelay: config.maxFrameDelay, scaling: scalingMode(config.scaling))
+    }
+
+    /// Exhaustive rather than by raw value, so a choice added to the config cannot silently fall
+    /// back to a default here.
+    static func scalingMode(_ scaling: CamcastConfig.EncoderConfig.Scaling) -> ScalingMode {
+        switch scaling {
+        case .fit: .fit
+        case .fill: .fill
+        case .stretch: .stretch
+        }
     }
 }
