@@ -66,6 +66,7 @@ enum SettingsResolver {
         overrides["logging.level"] = flags.logLevel
         overrides["reconnect.max_attempts"] = flags.reconnectAttempts.map(String.init)
         overrides["reconnect.healthy_after_seconds"] = flags.reconnectHealthyAfterSeconds.map { "\($0)" }
+        overrides["network.connect_timeout_seconds"] = flags.connectTimeoutSeconds.map { "\($0)" }
         overrides["network.send_timeout_seconds"] = flags.sendTimeoutSeconds.map(String.init)
         return overrides
     }
