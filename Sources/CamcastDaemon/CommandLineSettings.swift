@@ -17,6 +17,8 @@ public struct CommandLineSettings: Sendable {
     public var reconnectAttempts: Int?
     /// `--reconnect-healthy-after S`: a connection up this long resets the backoff.
     public var reconnectHealthyAfterSeconds: Double?
+    /// `--connect-timeout S`: how long an RTMP connection attempt may wait for the server.
+    public var connectTimeoutSeconds: Double?
     /// `--send-timeout S`: a connection that makes no progress this long is cut and retried.
     public var sendTimeoutSeconds: Int?
     /// `--pace realtime|fast`, for file sources.

@@ -10,8 +10,8 @@ import Encoder
 ///   counts as a change to every RTMP output.
 /// - source (device, pixel format, buffers, test pattern ↔ device): the source restarts; the
 ///   encoder and outputs keep running.
-/// - size, frame rate and the other encoder properties shape the H.264 stream itself: they need
-///   a restart of the daemon and are reported, not applied.
+/// - size, frame rate, scaling and the other encoder properties shape the H.264 stream itself:
+///   they need a restart of the daemon and are reported, not applied.
 struct ReloadPlan: Equatable {
     var bitrateKbps: Int?
     var keyframeInterval: KeyframeInterval?
@@ -75,6 +75,8 @@ struct ReloadPlan: Equatable {
         check("encoder.entropy", before.entropy != after.entropy)
         check("encoder.threads", before.threads != after.threads)
         check("encoder.max_frame_delay", before.maxFrameDelay != after.maxFrameDelay)
+        // The session keeps the settings it was opened with; scaling has no live setter.
+        check("encoder.scaling", before.scaling != after.scaling)
         return keys
     }
 }

@@ -66,6 +66,7 @@ enum SettingsResolver {
         overrides["logging.level"] = flags.logLevel
         overrides["reconnect.max_attempts"] = flags.reconnectAttempts.map(String.init)
         overrides["reconnect.healthy_after_seconds"] = flags.reconnectHealthyAfterSeconds.map { "\($0)" }
+        overrides["network.connect_timeout_seconds"] = flags.connectTimeoutSeconds.map { "\($0)" }
         overrides["network.send_timeout_seconds"] = flags.sendTimeoutSeconds.map(String.init)
         return overrides
     }
@@ -169,6 +170,16 @@ enum SettingsResolver {
             zeroLatency: config.realtime, profile: H264Profile(rawValue: config.profile.rawValue) ?? .high,
             level: config.level == "auto" ? nil : config.level, bFrames: config.bframes,
             entropy: config.entropy == .auto ? nil : H264Entropy(rawValue: config.entropy.rawValue),
-            threads: config.threads, maxFrameDelay: config.maxFrameDelay)
+            threads: config.threads, maxFrameDelay: config.maxFrameDelay, scaling: scalingMode(config.scaling))
+    }
+
+    /// Exhaustive rather than by raw value, so a choice added to the config cannot silently fall
+    /// back to a default here.
+    static func scalingMode(_ scaling: CamcastConfig.EncoderConfig.Scaling) -> ScalingMode {
+        switch scaling {
+        case .fit: .fit
+        case .fill: .fill
+        case .stretch: .stretch
+        }
     }
 }

@@ -83,6 +83,7 @@ extension CamcastConfig {
                 .choice("entropy", \.encoder.entropy),
                 .integer("threads", \.encoder.threads, 0...64),
                 .optionalInteger("max_frame_delay", \.encoder.maxFrameDelay, 0...250),
+                .choice("scaling", \.encoder.scaling),
             ]),
             ("reconnect", [
                 .number("initial_delay_seconds", \.reconnect.initialDelaySeconds, 0.1...60),

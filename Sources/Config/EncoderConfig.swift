@@ -16,6 +16,13 @@ extension CamcastConfig {
             case auto, cavlc, cabac
         }
 
+        /// `encoder.scaling`: how a frame whose aspect ratio differs from the encode size's is
+        /// fitted into it (a 4:3-only camera encoded at 16:9). Spelled as the encoder's
+        /// `ScalingMode`, which the daemon maps it onto.
+        public enum Scaling: String, Sendable, CaseIterable {
+            case fit, fill, stretch
+        }
+
         /// `encoder.bitrate_kbps`: average bitrate (x264 ABR, `rc.i_bitrate`).
         public var bitrateKbps: Int = 2500
         /// `encoder.max_rate_factor`: VBV max rate as a multiple of the average (seeds use 1.5).
@@ -40,6 +47,8 @@ extension CamcastConfig {
         public var threads: Int = 0
         /// `encoder.max_frame_delay`: frames the encoder may hold back (lookahead); nil = x264's choice.
         public var maxFrameDelay: Int?
+        /// `encoder.scaling`: fit letterboxes, so nothing is cut off or distorted unless asked for.
+        public var scaling: Scaling = .fit
 
         public init() {}
 

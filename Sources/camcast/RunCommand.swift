@@ -53,6 +53,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("reconnect-healthy-after"), help: "Seconds a connection must stay up to reset the reconnect backoff (default 30).")
     var reconnectHealthyAfter: Double?
 
+    @Option(name: .customLong("connect-timeout"), help: "Seconds an RTMP server may stay silent while connecting, in the handshake or before publishing starts, before the attempt fails and is retried (default 10).")
+    var connectTimeout: Double?
+
     @Option(name: .customLong("send-timeout"), help: "Seconds an RTMP connection may make no progress before it is dropped and retried (default 10).")
     var sendTimeout: Int?
 
@@ -64,6 +67,7 @@ struct RunCommand: AsyncParsableCommand {
         flags.noReconnect = noReconnect
         flags.reconnectAttempts = reconnectAttempts
         flags.reconnectHealthyAfterSeconds = reconnectHealthyAfter
+        flags.connectTimeoutSeconds = connectTimeout
         flags.sendTimeoutSeconds = sendTimeout
         let exitCode = await CamcastRunner.run(flags)
         if exitCode != 0 { throw ExitCode(exitCode) }

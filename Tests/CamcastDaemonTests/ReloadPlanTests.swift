@@ -69,6 +69,14 @@ import Testing
         #expect(!plan.restartSource, "a source of another size would not fit the running encoder")
     }
 
+    @Test func scalingNeedsARestartAndIsNotApplied() {
+        var new = Self.settings()
+        new.encoder.scaling = .fill
+        let plan = ReloadPlan(from: Self.settings(), to: new)
+        #expect(plan.needsRestart == ["encoder.scaling"])
+        #expect(!plan.restartSource && plan.outputsToClose.isEmpty && plan.bitrateKbps == nil)
+    }
+
     @Test func statusIntervalIsApplied() {
         var new = Self.settings()
         new.statusIntervalSeconds = 5

@@ -66,6 +66,8 @@ private let malformedCases: [MalformedCase] = [
           keyPath: "encoder.preset", line: 2, says: "did you mean `veryfast`?"),
     .init(name: "unknown profile", yaml: "encoder:\n  profile: extended\n" + output,
           keyPath: "encoder.profile", line: 2, says: "`extended` is not one of baseline, main or high"),
+    .init(name: "scaling typo", yaml: "encoder:\n  scaling: strech\n" + output,
+          keyPath: "encoder.scaling", line: 2, says: "`strech` is not one of fit, fill or stretch; did you mean `stretch`?"),
     .init(name: "no such level", yaml: "encoder:\n  level: 3.3\n" + output,
           keyPath: "encoder.level", line: 2, says: "`3.3` is not an H.264 level"),
     .init(name: "odd size", yaml: "source:\n  size: 1280x721\n" + output,

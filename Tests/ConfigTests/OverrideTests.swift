@@ -93,7 +93,7 @@ import Config
     }
 
     @Test func everyKeyPathIsOverridable() throws {
-        #expect(CamcastConfig.overridableKeyPaths.count == 31)
+        #expect(CamcastConfig.overridableKeyPaths.count == 32)
         #expect(CamcastConfig.overridableKeyPaths.first == "source.type")
         #expect(CamcastConfig.overridableKeyPaths.contains("encoder.keyframe_interval_seconds"))
         #expect(CamcastConfig.overridableKeyPaths.contains("status.interval_seconds"))
@@ -125,6 +125,18 @@ import Config
         #expect(error.problems[0].message == "unknown setting; did you mean CAMCAST_ENCODER_BITRATE_KBPS?")
         #expect(error.problems[1].origin == "$CAMCAST_QUEUE_MAX_SECONDS")
         #expect(error.problems[1].description == "$CAMCAST_QUEUE_MAX_SECONDS: queue.max_seconds: 100 is out of range (0.2…30)")
+    }
+
+    @Test func scalingFromTheEnvironmentGoesThroughTheSameRules() throws {
+        var config = try fileConfig()
+        try config.apply(environment: ["CAMCAST_ENCODER_SCALING": "stretch"])
+        #expect(config.encoder.scaling == .stretch)
+
+        let error = try #require(throws: ConfigError.self) {
+            try config.apply(environment: ["CAMCAST_ENCODER_SCALING": "zoom"])
+        }
+        #expect(config.encoder.scaling == .stretch, "a bad value changes nothing")
+        #expect(error.description == "$CAMCAST_ENCODER_SCALING: encoder.scaling: `zoom` is not one of fit, fill or stretch")
     }
 
     @Test func environmentOutputsReplaceTheFileList() throws {

@@ -47,6 +47,7 @@ import Config
         #expect(d.encoder.entropy == .auto)
         #expect(d.encoder.threads == 0)
         #expect(d.encoder.maxFrameDelay == nil)
+        #expect(d.encoder.scaling == .fit)
         #expect(d.outputs.isEmpty)
         #expect(d.reconnect.initialDelaySeconds == 1)
         #expect(d.reconnect.factor == 1.7)
@@ -90,6 +91,7 @@ import Config
               entropy: cabac
               threads: 2
               max_frame_delay: 5
+              scaling: Fill
             outputs:
               - url: rtmp://live.example.com:443/app/key?token=abc
               - path: /var/lib/camcast/cam.flv
@@ -131,6 +133,7 @@ import Config
         #expect(c.encoder.entropy == .cabac)
         #expect(c.encoder.threads == 2)
         #expect(c.encoder.maxFrameDelay == 5)
+        #expect(c.encoder.scaling == .fill)
         #expect(c.outputs == [
             .rtmp(url: "rtmp://live.example.com:443/app/key?token=abc"),
             .file(path: "/var/lib/camcast/cam.flv", maxFrames: nil),
@@ -211,6 +214,20 @@ import Config
         }
         #expect(error.description == "camcast.yaml:2:17: encoder.bitrate_kbps: 20 is out of range (50…100000)")
         #expect(ConfigError.exitCode == 78)
+    }
+
+    @Test func badScalingNamesKeyLineColumnAndTheChoices() throws {
+        let error = try #require(throws: ConfigError.self) {
+            try CamcastConfig.parse(yaml: "encoder:\n  scaling: crop\noutputs:\n  - path: /tmp/a.flv\n", fileName: "camcast.yaml")
+        }
+        #expect(error.description == "camcast.yaml:2:12: encoder.scaling: `crop` is not one of fit, fill or stretch")
+    }
+
+    @Test(arguments: ["fit", "fill", "stretch"])
+    func everyScalingParses(_ name: String) throws {
+        let config = try CamcastConfig.parse(
+            yaml: "encoder:\n  scaling: \(name)\noutputs:\n  - path: /tmp/a.flv\n", fileName: "camcast.yaml")
+        #expect(config.encoder.scaling.rawValue == name)
     }
 
     @Test func missingFileIsAProblemNamingThePath() throws {

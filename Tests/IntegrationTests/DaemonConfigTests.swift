@@ -40,6 +40,7 @@ private let badConfigFiles: [BadConfigFile] = [
     .init(name: "preset typo", yaml: "encoder:\n  preset: veryfst\n" + outputs, keyPath: "encoder.preset", line: 2),
     .init(name: "unknown profile", yaml: "encoder:\n  profile: extended\n" + outputs, keyPath: "encoder.profile", line: 2),
     .init(name: "no such level", yaml: "encoder:\n  level: 3.3\n" + outputs, keyPath: "encoder.level", line: 2),
+    .init(name: "unknown scaling", yaml: "encoder:\n  scaling: crop\n" + outputs, keyPath: "encoder.scaling", line: 2),
     .init(name: "odd size", yaml: "source:\n  size: 1280x721\n" + outputs, keyPath: "source.size", line: 2),
     .init(name: "fps too high", yaml: "source:\n  fps: 300\n" + outputs, keyPath: "source.fps", line: 2),
     .init(name: "too few buffers", yaml: "source:\n  buffers: 1\n" + outputs, keyPath: "source.buffers", line: 2),
@@ -95,5 +96,29 @@ private let badConfigFiles: [BadConfigFile] = [
             #expect(!result.stderr.contains(Self.streamKey), "\(command) printed the stream key")
             #expect(result.stdout.isEmpty, "nothing ran: \(result.stdout)")
         }
+    }
+}
+
+/// `CAMCAST_ENCODER_SCALING` through the binary: the generic `CAMCAST_*` mechanism knows the key.
+/// Whether frames are really scaled is the encoder's own test: no source but a camera delivers
+/// frames of another size than the encode size (a clip sets the encode size to its own).
+@Suite struct DaemonScalingEnvironmentTests {
+    static func run(scaling: String) throws -> ProcessResult {
+        let output = try Project.scratchDirectory("scaling-env").appendingPathComponent("out.flv").path
+        let camcast = try Daemon.start(
+            ["run", "--source", "testpattern", "--size", "320x240", "--duration", "1", "--output", output],
+            environment: ["CAMCAST_ENCODER_SCALING": scaling])
+        return try camcast.wait(timeout: 30)
+    }
+
+    @Test func aKnownValueRuns() throws {
+        let result = try Self.run(scaling: "fill")
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    @Test func aBadValueNamesTheVariableKeyAndChoicesWithExit78() throws {
+        let result = try Self.run(scaling: "crop")
+        #expect(result.status == 78, "\(result.stderr)")
+        #expect(result.stderr.contains("$CAMCAST_ENCODER_SCALING: encoder.scaling: `crop` is not one of fit, fill or stretch"), "\(result.stderr)")
     }
 }
