@@ -25,6 +25,8 @@ extension RTMPPublisher {
         guard let urlBuffer, RTMP_SetupURL(rtmp, urlBuffer) != 0 else { throw error(.setupFailed) }
         RTMP_EnableWrite(rtmp)
         let timeout = max(1, options.connectTimeoutSeconds)
+        // One deadline for the whole attempt: TCP connect, RTMP handshake, connect and publish.
+        let deadline = ContinuousClock.now + .seconds(timeout)
         crtmp_set_link_timeout(rtmp, Int32(clamping: timeout))
 
         let fd: Int32
@@ -45,15 +47,22 @@ extension RTMPPublisher {
         }
 
         // From here librtmp owns fd (it closes it on failure and in RTMP_Close).
-        guard crtmp_connect_with_socket(rtmp, fd) != 0 else {
-            let timedOut = crtmp_is_timed_out(rtmp) != 0
-            let events = logSink.takeEvents()
+        let cutoff = ConnectDeadline(socket: fd, at: deadline)
+        defer { cutoff.disarm() }
+        do throws(RTMPError) {
+            try handshakeAndPublish(socket: fd, deadline: deadline)
+        } catch {
+            // Whatever the cut-off read made librtmp say, the reason is the deadline.
+            guard cutoff.fired else { throw error }
             RTMP_Close(rtmp)
-            throw error(timedOut ? .connectTimeout : Self.handshakeFailureKind(events))
+            throw self.error(.connectTimeout)
         }
-
-        try awaitPublishStart(timeoutSeconds: timeout)
-        try watchForLateRefusal(milliseconds: options.publishSettleMilliseconds)
+        cutoff.disarm()
+        // It may have fired in the moment between publishing and disarming: the socket is dead.
+        if cutoff.fired {
+            RTMP_Close(rtmp)
+            throw error(.connectTimeout)
+        }
 
         if options.outgoingChunkSize > 128 {
             let size = UInt32(clamping: min(options.outgoingChunkSize, 0xFF_FFFF))
@@ -72,10 +81,21 @@ extension RTMPPublisher {
         state = .publishing(lastTimestamp: nil)
     }
 
+    /// The RTMP part of `connect`, on a connected socket, all before `deadline`.
+    private func handshakeAndPublish(socket fd: Int32, deadline: ContinuousClock.Instant) throws(RTMPError) {
+        guard crtmp_connect_with_socket(rtmp, fd) != 0 else {
+            let timedOut = crtmp_is_timed_out(rtmp) != 0
+            let events = logSink.takeEvents()
+            RTMP_Close(rtmp)
+            throw error(timedOut ? .connectTimeout : Self.handshakeFailureKind(events))
+        }
+        try awaitPublishStart(before: deadline)
+        try watchForLateRefusal(milliseconds: options.publishSettleMilliseconds)
+    }
+
     /// librtmp's `RTMP_ConnectStream` loop, run here so that a refusal ends it at once:
     /// read and handle server messages until onStatus NetStream.Publish.Start.
-    private func awaitPublishStart(timeoutSeconds: Int) throws(RTMPError) {
-        let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
+    private func awaitPublishStart(before deadline: ContinuousClock.Instant) throws(RTMPError) {
         var seen: [LibrtmpLogEvent] = []
         while crtmp_is_publishing(rtmp) == 0 {
             seen += logSink.takeEvents()

@@ -31,6 +31,22 @@ final class SilentListener {
     }
 
     deinit { close(fd) }
+
+    /// From now on, accepts one connection and sends it a byte every `interval` seconds, forever:
+    /// each of librtmp's reads gets something before its own timeout, so only a deadline on the
+    /// whole attempt can end it.
+    func trickle(every interval: Double) {
+        let fd = fd
+        Thread.detachNewThread {
+            let connection = accept(fd, nil, nil)
+            guard connection >= 0 else { return }
+            defer { close(connection) }
+            var byte: UInt8 = 3  // S0: RTMP version 3, then S1 one byte at a time
+            while send(connection, &byte, 1, Int32(MSG_NOSIGNAL)) == 1 {
+                usleep(UInt32(interval * 1_000_000))
+            }
+        }
+    }
 }
 
 /// `--connect-timeout` bounds a server that accepts the TCP connection but never answers the
@@ -56,5 +72,23 @@ final class SilentListener {
         #expect(error.contains("rtmp://127.0.0.1:\(server.port)/live/****"), "\(error)")
         #expect(error.contains("timed out"), "\(error)")
         #expect(!result.stderr.contains(Self.streamKey) && !result.stdout.contains(Self.streamKey), "the stream key leaked")
+    }
+
+    /// A server that answers the handshake one byte every 0.3 s never lets a single read time
+    /// out; the attempt as a whole must still end at the flag's 2 s.
+    @Test(.timeLimit(.minutes(1)))
+    func aServerTricklingTheHandshakeTimesOutAfterTheFlagsSeconds() throws {
+        let server = try SilentListener()
+        server.trickle(every: 0.3)
+        let result = try ProcessRunner.run(
+            Project.camcastBinary.path,
+            ["run", "--source", "testpattern", "--size", "320x240", "--no-reconnect", "--connect-timeout", "2",
+             "--output", "rtmp://127.0.0.1:\(server.port)/live/\(Self.streamKey)"],
+            timeout: 30)
+        #expect(result.status != 0 && result.status != 143, "must fail by itself: status \(result.status), \(result.stderr)")
+        #expect(result.seconds >= 1.9 && result.seconds < 4, "exited after \(result.seconds) s")
+        let error = result.stderr.split(separator: "\n").last { $0.hasPrefix("camcast: error:") }.map(String.init) ?? ""
+        #expect(error.contains("rtmp://127.0.0.1:\(server.port)/live/****") && error.contains("timed out"), "\(result.stderr)")
+        #expect(!result.stderr.contains(Self.streamKey), "the stream key leaked")
     }
 }
