@@ -78,7 +78,7 @@ let package = Package(
         // Boots the vivid VM (scripts/vivid-vm) from the host and runs its in-VM suites there.
         .testTarget(
             name: "CaptureIntegrationTests",
-            dependencies: ["Capture", "Media", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["Capture", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         // Real servers and processes: nginx-rtmp, ffprobe/ffmpeg, the camcast binary.
         .testTarget(name: "IntegrationTests", dependencies: ["FLV", "TestSupport"]),
     ],

@@ -12,9 +12,7 @@ extension V4L2CaptureLoop {
             pollfd(fd: wake.fd, events: Int16(POLLIN), revents: 0),
         ]
         // Wake for the next placeholder a silence needs, or when the silence becomes a fault.
-        let deadline = min(nextBridgeSlot, silenceLimit)
-        let now = MonotonicTime.now()
-        let timeout = deadline > now ? Int32(min((deadline.nanoseconds(since: now) + 999_999) / 1_000_000, 60_000)) : 0
+        let timeout = Self.pollMilliseconds(from: .now(), until: min(nextBridgeSlot, silenceLimit))
         let ready: Int32
         do {
             ready = try SystemCall.run("poll") { poll(&fds, 2, timeout) }
@@ -36,7 +34,8 @@ extension V4L2CaptureLoop {
             }
             // Frames keep coming from an input without signal, and are dropped: placeholders go
             // out on their own clock meanwhile.
-            if fault != nil, MonotonicTime.now() >= nextPlaceholder { sendDuePlaceholder(now: .now()) }
+            let now = MonotonicTime.now()
+            if fault != nil, now >= nextPlaceholder { sendDuePlaceholder(now: now) }
             // Readable or in error, yet nothing to dequeue: vb2 says the queue is broken.
             let trouble = Int16(POLLERR | POLLHUP | POLLNVAL)
             if !dequeuedAny && fds[0].revents & trouble != 0 {
@@ -79,9 +78,7 @@ extension V4L2CaptureLoop {
         switch picture {
         case .decoded(let bytes):
             try stream.pool.queue(buffer.index)
-            let frame = VideoFrame(
-                width: outputLayout.width, height: outputLayout.height, pixelFormat: outputLayout.pixelFormat,
-                planes: outputLayout.planes, bytes: bytes, timestamp: timestamp, sequence: sequence)
+            let frame = outputFrame(bytes: bytes, timestamp: timestamp, sequence: sequence)
             liveFrameComing()
             send(frame)
             lastGoodFrame = frame

@@ -32,7 +32,7 @@ extension V4L2CaptureLoop {
             log(newFault, message: "camera lost; sending placeholder frames")
             startPlaceholderClock(now: now)
         case newFault?:
-            logger.debug("reopened camera failed again", metadata: ["device": "\(settings.devicePath)", "fault": "\(newFault)"])
+            logger.debug("camera still unavailable, for the same reason", metadata: ["device": "\(settings.devicePath)", "fault": "\(newFault)"])
         case _?:
             log(newFault, message: "camera still unavailable")
         }
@@ -71,8 +71,7 @@ extension V4L2CaptureLoop {
             return
         }
         // Sleep until the next slot or reopen attempt; stop() wakes us through the eventfd.
-        let until = min(nextPlaceholder, nextReopen)
-        let milliseconds = Int32((until.nanoseconds(since: now) + 999_999) / 1_000_000)
+        let milliseconds = Self.pollMilliseconds(from: now, until: min(nextPlaceholder, nextReopen))
         var fds = [pollfd(fd: wake.fd, events: Int16(POLLIN), revents: 0)]
         _ = try? SystemCall.run("poll") { poll(&fds, 1, max(1, milliseconds)) }
     }
@@ -103,9 +102,7 @@ extension V4L2CaptureLoop {
     /// goes back to `stream` when the device stays open, else it goes with the stream.
     func keepLastGoodFrame(requeueingTo stream: V4L2Stream? = nil) {
         guard let held else { return }
-        lastGoodFrame = VideoFrame(
-            width: outputLayout.width, height: outputLayout.height, pixelFormat: outputLayout.pixelFormat,
-            planes: outputLayout.planes, bytes: Array(held.bytes), timestamp: MonotonicTime(nanoseconds: 0), sequence: 0)
+        lastGoodFrame = outputFrame(bytes: Array(held.bytes), timestamp: MonotonicTime(nanoseconds: 0), sequence: 0)
         counters.copied.add(1, ordering: .relaxed)
         self.held = nil
         // A failed re-queue means the device is failing; the next poll or dequeue reports it.
@@ -113,9 +110,7 @@ extension V4L2CaptureLoop {
     }
 
     private func sendPlaceholder(at due: MonotonicTime) {
-        var frame = lastGoodFrame ?? VideoFrame(
-            width: outputLayout.width, height: outputLayout.height, pixelFormat: outputLayout.pixelFormat,
-            planes: outputLayout.planes, bytes: OfflineSlate.bytes(for: outputLayout), timestamp: due, sequence: 0)
+        var frame = lastGoodFrame ?? outputFrame(bytes: OfflineSlate.bytes(for: outputLayout), timestamp: due, sequence: 0)
         frame.timestamp = due
         frame.sequence = nextSequence
         nextSequence += 1
@@ -129,14 +124,7 @@ extension V4L2CaptureLoop {
         do {
             stream = try V4L2Stream(settings: settings, expected: deviceLayout, logger: logger)
         } catch {
-            let newFault = V4L2DeviceFault(error)
-            if newFault != fault {
-                fault = newFault
-                counters.state.withLock { $0 = .placeholder(newFault) }
-                log(newFault, message: "camera still unavailable")
-            } else {
-                logger.debug("reopen failed", metadata: ["device": "\(settings.devicePath)", "error": "\(error)"])
-            }
+            record(V4L2DeviceFault(error), now: now)
             return
         }
         // Not back yet: placeholders go on until the device delivers a frame (`liveFrameComing`).

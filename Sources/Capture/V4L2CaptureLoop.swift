@@ -86,6 +86,21 @@ final class V4L2CaptureLoop {
         ])
     }
 
+    /// A frame of our own bytes in the delivered layout: a decoded MJPEG frame, the kept last good
+    /// frame, the offline slate.
+    func outputFrame(bytes: [UInt8], timestamp: MonotonicTime, sequence: UInt64) -> VideoFrame {
+        VideoFrame(
+            width: outputLayout.width, height: outputLayout.height, pixelFormat: outputLayout.pixelFormat,
+            planes: outputLayout.planes, bytes: bytes, timestamp: timestamp, sequence: sequence)
+    }
+
+    /// A poll timeout that wakes at `deadline` or just after it (never before: the work it waits
+    /// for would not be due yet); 0 once it has passed, at most a minute.
+    static func pollMilliseconds(from now: MonotonicTime, until deadline: MonotonicTime) -> Int32 {
+        guard deadline > now else { return 0 }
+        return Int32(min((deadline.nanoseconds(since: now) + 999_999) / 1_000_000, 60_000))
+    }
+
     /// A dequeued buffer whose frame was delivered, and where that frame's bytes lie in its mapping.
     struct HeldBuffer {
         var index: Int

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Boots the vivid VM (scripts/vivid-vm/run) and runs this very test bundle inside it with
@@ -11,26 +12,23 @@ struct VividVMTests {
     /// vivid's single-planar node, then (`multiplanar=2`) its multi-planar one.
     @Test(.timeLimit(.minutes(10)), arguments: [false, true])
     func captureTestsPassInsideTheVividVM(multiPlanar: Bool) throws {
-        let script = VividEnvironment.packageRoot.appendingPathComponent("scripts/vivid-vm/run").path
-        try #require(FileManager.default.isExecutableFile(atPath: script), "the VM harness \(script) is missing")
         // The bundle running now is the one to run inside (the host's / is the VM's root).
         let bundle = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let command = "\(VividEnvironment.insideVMVariable)=1 \(VividEnvironment.multiPlanarVariable)=\(multiPlanar ? 1 : 0) exec '\(bundle)' --testing-library swift-testing --filter '\(Self.inVMSuite)'"
-        let finished = try VividEnvironment.run(
-            "/bin/bash", [script, command], environment: [
-                "VIVID_TIMEOUT": "480", "NO_COLOR": "1",
-                "VIVID_OPTS": "n_devs=1 node_types=0x1 num_inputs=1 input_types=0x0" + (multiPlanar ? " multiplanar=2" : ""),
-            ])
-        // Swift Testing reports on stderr. The guest's output is a serial line, which it may take
-        // for a terminal: drop colour codes.
-        let report = (finished.output + finished.error).replacing(/\x1B\[[0-9;]*m/, with: "")
-        let transcript = "--- stdout\n\(finished.output)\n--- stderr\n\(finished.error)"
-
-        if finished.status == 125 || finished.status == 124 {
-            let missing = finished.error.split(separator: "\n").first { $0.hasPrefix("vivid-run: missing") }
-            Issue.record("the vivid VM could not run the tests (exit \(finished.status)): \(missing.map(String.init) ?? "see transcript")\n\(transcript)")
+        let finished: ProcessResult
+        do {
+            finished = try VividVM.run(
+                command,
+                settings: ["VIVID_TIMEOUT": "480", "VIVID_OPTS": VividVM.webcamOptions + (multiPlanar ? " multiplanar=2" : "")],
+                timeout: 540)
+        } catch let unavailable as VividVM.Unavailable {
+            Issue.record("the tests could not run: \(unavailable)")
             return
         }
+        // Swift Testing reports on stderr. The guest's output is a serial line, which it may take
+        // for a terminal: drop colour codes.
+        let report = (finished.stdout + finished.stderr).replacing(/\x1B\[[0-9;]*m/, with: "")
+        let transcript = VividVM.transcript(of: finished)
         #expect(finished.status == 0, "in-VM tests failed (exit \(finished.status))\n\(transcript)")
         // Proof they ran rather than skipped: Swift Testing's summary names every test that passed.
         let passed = report.split(separator: "\n").filter { $0.contains("✔ Test ") && $0.contains(" passed after ") }

@@ -8,10 +8,6 @@ import Testing
 struct VividGuest {
     /// How the guest reaches a server listening on the host's 127.0.0.1.
     static let hostAddress = "10.0.2.2"
-    /// vivid with one capture node whose one input is a webcam (what the harness loads by default).
-    static let webcamOptions = "n_devs=1 node_types=0x1 num_inputs=1 input_types=0x0"
-    /// … whose one input is S-Video: a capture card with a PAL signal that can be taken away.
-    static let sVideoOptions = "n_devs=1 node_types=0x1 num_inputs=1 input_types=0x2"
 
     struct Finished {
         /// camcast's exit status inside the guest.
@@ -47,7 +43,7 @@ struct VividGuest {
     /// that cannot run fails, it never passes by skipping.
     static func runCamcast(
         _ arguments: [String], environment: [String: String] = [:], event: Event? = nil,
-        vividOptions: String = webcamOptions
+        vividOptions: String = VividVM.webcamOptions
     ) throws -> Finished? {
         let dir = try Project.scratchDirectory("vivid-guest")
         let log = dir.appendingPathComponent("camcast.log").path
@@ -66,17 +62,15 @@ struct VividGuest {
             \(camcast) 2> \(quoted(log)); echo $? > \(quoted(status))
             wait
             """
-        let harness = Project.root.appendingPathComponent("scripts/vivid-vm/run").path
-        let vm = try ProcessRunner.run(
-            "/usr/bin/env",
-            ["VIVID_TIMEOUT=300", "VIVID_RW_DIRS=\(dir.path)", "VIVID_OPTS=\(vividOptions)", "NO_COLOR=1", "/bin/bash", harness, script],
-            timeout: 360)
-        let transcript = "--- vivid-vm/run exit \(vm.status)\n--- stdout\n\(vm.stdout)\n--- stderr\n\(vm.stderr)"
-        guard vm.status != 124, vm.status != 125 else {
-            let missing = vm.stderr.split(separator: "\n").first { $0.hasPrefix("vivid-run: missing") }
-            Issue.record("the vivid VM could not run camcast (exit \(vm.status)): \(missing.map(String.init) ?? "see transcript")\n\(transcript)")
+        let vm: ProcessResult
+        do {
+            vm = try VividVM.run(
+                script, settings: ["VIVID_TIMEOUT": "300", "VIVID_RW_DIRS": dir.path, "VIVID_OPTS": vividOptions], timeout: 360)
+        } catch let unavailable as VividVM.Unavailable {
+            Issue.record("camcast could not run: \(unavailable)")
             return nil
         }
+        let transcript = VividVM.transcript(of: vm)
         let statusText = (try? String(contentsOfFile: status, encoding: .utf8)) ?? ""
         guard let exitStatus = Int32(statusText.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             Issue.record("camcast did not finish inside the VM\n\(transcript)")

@@ -56,7 +56,7 @@ struct VividStreamTests {
         let control = "v4l2-ctl -d /dev/video0 -c standard_signal_mode"
         guard let (run, recording) = try Self.stream(
             seconds: 12, fps: 25, event: .init(afterStreamingSeconds: 3, command: "\(control)=1; sleep 4; \(control)=0"),
-            vividOptions: VividGuest.sVideoOptions)
+            vividOptions: VividVM.sVideoOptions)
         else { return }
         #expect(run.line("capture started")?.contains("320x180@25") == true, "\(run.log)")
         let back = try Self.checkOneOutageOnOneConnection(run, camera: "failing", reason: "no signal")
@@ -71,7 +71,7 @@ struct VividStreamTests {
     /// (an issue recorded) when the VM could not run.
     static func stream(
         seconds: Int, fps: Int = 30, environment: [String: String] = [:], event: VividGuest.Event? = nil,
-        vividOptions: String = VividGuest.webcamOptions
+        vividOptions: String = VividVM.webcamOptions
     ) throws -> (VividGuest.Finished, URL)? {
         let server = try RTMPServer()
         guard let run = try VividGuest.runCamcast(
