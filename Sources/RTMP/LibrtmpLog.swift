@@ -38,6 +38,12 @@ enum LibrtmpLog {
     }()
 }
 
+/// Asked by `crtmp_log_trampoline` before it formats a debug line it does not classify.
+@_cdecl("camcast_rtmp_log_debug_enabled")
+func camcastRTMPLogDebugEnabled() -> Int32 {
+    LibrtmpLog.currentSink?.debugLogging == true ? 1 : 0
+}
+
 /// Called by `crtmp_log_trampoline` (shim.h) with one formatted line.
 @_cdecl("camcast_rtmp_log_line")
 func camcastRTMPLogLine(_ level: Int32, _ line: UnsafePointer<CChar>?) {
