@@ -80,13 +80,11 @@ struct RTMPChunkReader {
             id = 64 + Int(next.first!) + 256 * Int(next.last!)
         }
 
-        var stream = streams[id]
-        if stream == nil {
+        if streams[id] == nil {
             guard format == 0 else { throw .missingHeader(chunkStream: id) }
             guard streams.count < limits.maximumChunkStreams else { throw .tooManyChunkStreams(limit: limits.maximumChunkStreams) }
-            stream = ChunkStream()
         }
-        var state = stream!
+        var state = streams[id] ?? ChunkStream()
 
         // Message header (§5.3.1.2): 11, 7, 3 or 0 bytes.
         let headerSizes = [11, 7, 3, 0]
@@ -129,17 +127,21 @@ struct RTMPChunkReader {
             }
         }
 
-        var body = state.partial ?? []
         if state.partial == nil {
             let partials = streams.values.count(where: { $0.partial != nil })
             if state.length > chunkSize && partials >= limits.maximumPartialMessages {
                 throw .tooManyPartialMessages(limit: limits.maximumPartialMessages)
             }
         }
-        let count = min(chunkSize, state.length - body.count)
+        let count = min(chunkSize, state.length - (state.partial?.count ?? 0))
         guard let payload = take(count) else { return nil }
-        body.append(contentsOf: payload)
         pendingStart = cursor
+        // The body is taken out of the table before it grows, so it is appended to in place: a
+        // copy per chunk would make a 64 KiB message in 1-byte chunks cost gigabytes of copying.
+        var body = state.partial ?? []
+        state.partial = nil
+        streams[id] = nil
+        body.append(contentsOf: payload)
 
         guard body.count == state.length else {
             state.partial = body
