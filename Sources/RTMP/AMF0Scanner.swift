@@ -35,7 +35,6 @@ enum AMF0Scanner {
         var stack: [Container] = []
         var cursor = 0
         var topLevelValues = 0
-        var pendingName: String?
 
         func need(_ count: Int, _ what: String) throws(RTMPProtocolViolation) -> Range<Int> {
             guard count <= body.count - cursor else { throw .amfMalformed("\(what) runs past the end") }
@@ -73,7 +72,8 @@ enum AMF0Scanner {
             guard summary.values <= limits.maximumAMFValues else { throw .amfTooManyValues(limit: limits.maximumAMFValues) }
             let marker = body[try need(1, "value marker")].first!
             let depth = stack.count
-            pendingName = depth == 1 ? name : nil
+            // A property of a top-level object: Camcast reads onStatus's `code` and `description`.
+            let topLevelProperty = depth == 1 ? name : nil
 
             switch marker {
             case 0x00: _ = try need(8, "number")
@@ -82,7 +82,7 @@ enum AMF0Scanner {
                 let length = Int(try integer(marker == 0x02 ? 2 : 4, "string length"))
                 let value = text(try need(length, "string"))
                 if depth == 0, topLevelValues == 1, marker == 0x02 { summary.command = value }
-                if let key = pendingName, summary.properties[key] == nil { summary.properties[key] = value }
+                if let key = topLevelProperty, summary.properties[key] == nil { summary.properties[key] = value }
             case 0x03, 0x08:  // object, ECMA array (its count is advisory: read to the end marker)
                 if marker == 0x08 { _ = try need(4, "ECMA array count") }
                 stack.append(.object)
