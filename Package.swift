@@ -67,7 +67,8 @@ let package = Package(
         .testTarget(name: "RTMPAddressTests", dependencies: ["RTMPAddress"]),
         .testTarget(
             name: "RTMPTests",
-            dependencies: ["RTMP", "RTMPAddress", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["RTMP", "RTMPAddress", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            exclude: ["Corpus"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "TestSupport"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Media"]),
         // Daemon logic apart from processes: reconnect policy, send queue, dead-peer detection,

@@ -28,6 +28,13 @@ enum LibrtmpLog {
     /// initialisation, which `RTMP_Init` does unsynchronised on first use.
     static func setUpProcessOnce() { _ = processSetup }
 
+    /// `RTMP_Log(level, format, argument)` as librtmp's own code calls it (`format` takes one
+    /// `%s`), for tests of what reaches the sink.
+    static func logThroughLibrtmp(level: Int32, format: String, _ argument: String) {
+        setUpProcessOnce()
+        crtmp_log_string(level, format, argument)
+    }
+
     private static let processSetup: Void = {
         signal(SIGPIPE, SIG_IGN)
         crtmp_install_log_callback(Int32(RTMP_LOGDEBUG.rawValue))
@@ -36,6 +43,12 @@ enum LibrtmpLog {
             RTMP_Free(scratch)
         }
     }()
+}
+
+/// Asked by `crtmp_log_trampoline` before it formats a debug line it does not classify.
+@_cdecl("camcast_rtmp_log_debug_enabled")
+func camcastRTMPLogDebugEnabled() -> Int32 {
+    LibrtmpLog.currentSink?.debugLogging == true ? 1 : 0
 }
 
 /// Called by `crtmp_log_trampoline` (shim.h) with one formatted line.

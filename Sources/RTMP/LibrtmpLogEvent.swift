@@ -27,11 +27,12 @@ enum LibrtmpLogEvent: Sendable, Equatable {
     /// `"%s, RTMP socket closed by peer"`
     case closedByPeer
     /// Not a log line: the `description` of an onStatus the server sent (read from the packet by
-    /// `crtmp_status_description`, since librtmp logs only the code), redacted.
+    /// `AMF0Scanner` from the checked message, since librtmp logs only the code), made safe by
+    /// `StreamKeyRedactor.redactForDisplay`.
     case statusDescription(String)
 
-    /// Parses one raw (unredacted) line. String payloads are redacted here, so no event
-    /// holds the key.
+    /// Parses one raw (unredacted) line. String payloads are redacted, escaped and capped here
+    /// (`StreamKeyRedactor.redactForDisplay`), so no event holds the key or a control character.
     init?(line: String, redactor: StreamKeyRedactor) {
         func after(_ marker: String) -> String? {
             guard let range = line.firstRange(of: marker) else { return nil }
@@ -42,13 +43,13 @@ enum LibrtmpLogEvent: Sendable, Equatable {
             guard let code = Int32(digits) else { return nil }
             self = .sendError(errno: code)
         } else if let rest = after("onStatus: ") {
-            self = .onStatus(code: redactor.redact(rest))
+            self = .onStatus(code: redactor.redactForDisplay(rest))
         } else if let rest = after("error description: ") {
-            self = .errorDescription(redactor.redact(rest))
+            self = .errorDescription(redactor.redactForDisplay(rest))
         } else if let rest = after("received error for method call <") {
-            self = .errorReply(method: redactor.redact(String(rest.prefix(while: { $0 != ">" }))))
+            self = .errorReply(method: redactor.redactForDisplay(String(rest.prefix(while: { $0 != ">" }))))
         } else if line.hasPrefix("Invoking ") {
-            self = .invoked(method: redactor.redact(String(line.dropFirst("Invoking ".count))))
+            self = .invoked(method: redactor.redactForDisplay(String(line.dropFirst("Invoking ".count))))
         } else if line.contains("handshake failed") || line.hasPrefix("HandShake: ") && line.contains("failed") {
             self = .handshakeFailed
         } else if line.contains("RTMP connect failed") {

@@ -9,13 +9,19 @@ final class LibrtmpLogSink: Sendable {
     let redactor: StreamKeyRedactor
     /// See `RTMPPublisherOptions.librtmpLogLevelCap`.
     let levelCap: Logger.Level?
+    /// See `RTMPPublisherOptions.librtmpDebugLogging`.
+    let debugLogging: Bool
     private let events = Mutex<[LibrtmpLogEvent]>([])
 
-    init(logger: Logger, redactor: StreamKeyRedactor, levelCap: Logger.Level? = nil) {
+    init(logger: Logger, redactor: StreamKeyRedactor, levelCap: Logger.Level? = nil, debugLogging: Bool = false) {
         self.logger = logger
         self.redactor = redactor
         self.levelCap = levelCap
+        self.debugLogging = debugLogging
     }
+
+    /// Longest librtmp line logged (after masking; see `StreamKeyRedactor.redactForDisplay`).
+    static let lineLimit = 1024
 
     func receive(level: Int32, line rawLine: String) {
         let line = rawLine.hasSuffix("\n") ? String(rawLine.dropLast()) : rawLine
@@ -23,7 +29,8 @@ final class LibrtmpLogSink: Sendable {
             events.withLock { $0.append(event) }
         }
         let mapped = Self.loggerLevel(librtmpLevel: level)
-        logger.log(level: levelCap.map { min($0, mapped) } ?? mapped, "\(redactor.redact(line))", source: "librtmp")
+        logger.log(level: levelCap.map { min($0, mapped) } ?? mapped, "\(redactor.redactForDisplay(line, limit: Self.lineLimit))",
+                   source: "librtmp")
     }
 
     /// Adds an event that did not come from a log line.

@@ -41,6 +41,10 @@ public struct RTMPError: Error, Sendable, CustomStringConvertible {
         case notConnected
         /// A message body longer than RTMP's 24-bit length field.
         case messageTooLarge(bytes: Int)
+        /// The server sent something Camcast does not hand to librtmp: a message over the size
+        /// limit, too many interleaved chunk streams, AMF0 too deep or too wide, an invalid chunk
+        /// size (see `RTMPServerLimits`). `reason` names sizes and counts, never server bytes.
+        case protocolViolation(reason: String)
         /// librtmp rejected the URL or could not allocate (should not happen: we validate first).
         case setupFailed
     }
@@ -79,6 +83,7 @@ public struct RTMPError: Error, Sendable, CustomStringConvertible {
         case .serverClosed: return "server closed the connection"
         case .notConnected: return "not connected"
         case .messageTooLarge(let bytes): return "message of \(bytes) bytes exceeds 16 MiB"
+        case .protocolViolation(let reason): return "protocol violation: \(reason)"
         case .setupFailed: return "librtmp setup failed"
         }
     }

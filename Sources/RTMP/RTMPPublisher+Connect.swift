@@ -89,76 +89,47 @@ extension RTMPPublisher {
             RTMP_Close(rtmp)
             throw error(timedOut ? .connectTimeout : Self.handshakeFailureKind(events))
         }
-        try awaitPublishStart(before: deadline)
-        try watchForLateRefusal(milliseconds: options.publishSettleMilliseconds)
+        // From here the server's bytes are read and checked by Camcast (RTMPPublisher+Receive).
+        var inbound = Inbound()
+        try takeBytesBufferedByHandshake(into: &inbound)
+        try awaitPublishStart(&inbound, before: deadline)
+        try watchForLateRefusal(&inbound, milliseconds: options.publishSettleMilliseconds)
     }
 
     /// librtmp's `RTMP_ConnectStream` loop, run here so that a refusal ends it at once:
-    /// read and handle server messages until onStatus NetStream.Publish.Start.
-    private func awaitPublishStart(before deadline: ContinuousClock.Instant) throws(RTMPError) {
+    /// hand server messages to librtmp until onStatus NetStream.Publish.Start.
+    private func awaitPublishStart(_ inbound: inout Inbound, before deadline: ContinuousClock.Instant) throws(RTMPError) {
         var seen: [LibrtmpLogEvent] = []
         while crtmp_is_publishing(rtmp) == 0 {
             seen += logSink.takeEvents()
             let connected = RTMP_IsConnected(rtmp) != 0
-            let timedOut = crtmp_is_timed_out(rtmp) != 0 || ContinuousClock.now >= deadline
+            let timedOut = ContinuousClock.now >= deadline
             if let kind = Self.publishFailureKind(seen, connected: connected, timedOut: timedOut) {
                 RTMP_Close(rtmp)
                 throw error(kind)
             }
-            if !readAndHandlePacket(), RTMP_IsConnected(rtmp) != 0,
-               crtmp_is_timed_out(rtmp) == 0 {
-                // A read failure that neither closed nor timed out (malformed packet).
-                RTMP_Close(rtmp)
-            }
+            _ = try receiveStep(&inbound, until: deadline)
         }
     }
 
     /// See `RTMPPublisherOptions.publishSettleMilliseconds`: wait briefly for a close (or
     /// an error status) that follows Publish.Start.
-    private func watchForLateRefusal(milliseconds: Int) throws(RTMPError) {
+    private func watchForLateRefusal(_ inbound: inout Inbound, milliseconds: Int) throws(RTMPError) {
         guard milliseconds > 0 else { return }
         let deadline = ContinuousClock.now + .milliseconds(milliseconds)
-        let fd = RTMP_Socket(rtmp)
         let refusedAfterStart = "server closed the connection right after NetStream.Publish.Start"
         while true {
             var seen = logSink.takeEvents()
             if RTMP_IsConnected(rtmp) == 0 {
                 throw error(.publishRejected(reason: refusedAfterStart))
             }
-            if crtmp_buffered_bytes(rtmp) == 0 {
-                let remaining = deadline - ContinuousClock.now
-                guard remaining > .zero else { return }
-                let ms = Int32(clamping: remaining.components.seconds * 1000
-                                   + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
-                var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&pfd, 1, ms)
-                if ready == 0 { return }
-                if ready < 0 { if errno == EINTR { continue }; return }
-                var byte: UInt8 = 0
-                let peeked = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
-                if peeked == 0 || (peeked < 0 && errno != EAGAIN && errno != EINTR) {
-                    RTMP_Close(rtmp)
-                    throw error(.publishRejected(reason: refusedAfterStart))
-                }
-                if peeked < 0 { continue }
-            }
-            _ = readAndHandlePacket()
+            guard try receiveStep(&inbound, until: deadline) == .progressed else { return }
             seen += logSink.takeEvents()
             if seen.contains(where: \.isRefusalStatus), let kind = Self.publishFailureKind(seen, connected: true, timedOut: false) {
                 RTMP_Close(rtmp)
                 throw error(kind)
             }
         }
-    }
-
-    /// One server message read and handled by librtmp; an onStatus description (which librtmp
-    /// does not log) is recorded as an event. False when reading failed.
-    private func readAndHandlePacket() -> Bool {
-        var description = [CChar](repeating: 0, count: 256)
-        let ok = crtmp_read_and_handle_packet(rtmp, &description, Int32(description.count)) != 0
-        let text = String(decoding: description.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        if !text.isEmpty { logSink.record(.statusDescription(logSink.redactor.redact(text))) }
-        return ok
     }
 
     static func handshakeFailureKind(_ events: [LibrtmpLogEvent]) -> RTMPError.Kind {

@@ -46,7 +46,8 @@ public final class RTMPPublisher {
         self.url = url
         self.options = options
         self.logger = logger
-        self.logSink = LibrtmpLogSink(logger: logger, redactor: url.redactor, levelCap: options.librtmpLogLevelCap)
+        self.logSink = LibrtmpLogSink(logger: logger, redactor: url.redactor, levelCap: options.librtmpLogLevelCap,
+                                      debugLogging: options.librtmpDebugLogging)
         guard let rtmp = RTMP_Alloc() else { fatalError("RTMP_Alloc: out of memory") }
         // RTMP_Alloc is calloc: socket 0 would look "connected" to RTMP_Close. Init sets -1.
         RTMP_Init(rtmp)
@@ -78,7 +79,7 @@ public final class RTMPPublisher {
     }
 
     func error(_ kind: RTMPError.Kind, detail: String? = nil) -> RTMPError {
-        RTMPError(kind: kind, url: url.redacted, detail: detail.map(logSink.redactor.redact))
+        RTMPError(kind: kind, url: url.redacted, detail: detail.map { logSink.redactor.redactForDisplay($0) })
     }
 }
 

@@ -27,15 +27,20 @@ public struct RTMPPublisherOptions: Sendable, Hashable {
     /// step milder, see `LibrtmpLogSink`). A caller that reports every failure itself (a
     /// reconnect loop) caps them at `.debug`, so one failure is one line.
     public var librtmpLogLevelCap: Logger.Level?
+    /// librtmp's own debug lines (every AMF property of every server reply, handshake details).
+    /// Off, only the few debug lines Camcast classifies failures by are formatted at all: the
+    /// rest would format server data, at a CPU cost the server controls. For diagnosing a server.
+    public var librtmpDebugLogging: Bool = false
 
     public init(connectTimeoutSeconds: Int = 10, sendTimeoutSeconds: Int = 10, outgoingChunkSize: Int = 4096,
                 publishSettleMilliseconds: Int = 200, unsentLowWatermarkBytes: Int = 0,
-                librtmpLogLevelCap: Logger.Level? = nil) {
+                librtmpLogLevelCap: Logger.Level? = nil, librtmpDebugLogging: Bool = false) {
         self.connectTimeoutSeconds = connectTimeoutSeconds
         self.sendTimeoutSeconds = sendTimeoutSeconds
         self.outgoingChunkSize = outgoingChunkSize
         self.publishSettleMilliseconds = publishSettleMilliseconds
         self.unsentLowWatermarkBytes = unsentLowWatermarkBytes
         self.librtmpLogLevelCap = librtmpLogLevelCap
+        self.librtmpDebugLogging = librtmpDebugLogging
     }
 }

@@ -1,14 +1,25 @@
 /// Hiding stream keys before a URL is shown anywhere (design invariant 6).
 ///
 /// The key of `rtmp://host/app/KEY` is the last path element; services also put secrets in query
-/// values (`?key=…`, `?token=…`, or a bare `?abc123`), in user info (`rtmp://user:pass@host/…`) and
-/// in librtmp options after a space (`… playpath=KEY`). All of those become `****`. A parsed URL
+/// values under any name (`?key=…`, `?token=…`, `?pw=…`, `?st=…&e=…`, `?a=…`, a bare `?abc123`), in user
+/// info (`rtmp://user:pass@host/…`) and in librtmp options after a space (`… playpath=KEY`). All of
+/// those become `****`: every query value is masked unless its parameter is known to be harmless
+/// (`harmlessQueryNames`), since no list of secret names can be complete. A parsed URL
 /// and a URL as the user wrote it (valid or not) are masked by the same rules, so a config problem
 /// and a log line show the same URL the same way.
 extension RTMPURL {
-    /// Query parameter names whose value is hidden (matched as case-insensitive substrings, so
-    /// `auth_key`, `streamkey`, `access_token` and `password` are covered too).
+    /// Query parameter names whose value is shown (matched whole, case-insensitively): routing and
+    /// format settings that ingest services document, never credentials.
+    static let harmlessQueryNames: Set<String> = [
+        "vhost", "domain", "region", "quality", "format", "codec", "bitrate", "fps", "resolution", "lang",
+    ]
+    /// Query parameter names whose value is a secret even when very short (matched as
+    /// case-insensitive substrings: `auth_key`, `streamkey`, `access_token`, `password`).
     static let secretQueryNameFragments = ["key", "token", "secret", "auth", "pass", "pwd", "sig"]
+    /// Masked in a URL whatever its length, a value of another parameter is also masked in free
+    /// text (log lines) from this length on: masking every `1` of `?live=1` in every line would
+    /// garble the log and hide nothing.
+    static let shortestFreeTextSecret = 3
 
     /// `rtmp://host:port/app/****`, with secret query values masked too.
     public var redacted: String { Self.redact(unredactedForLibrtmp) }
@@ -45,7 +56,7 @@ extension RTMPURL {
     public var secrets: [String] {
         var values = [streamKey]
         if let query {
-            values += Self.queryItems(Substring(query)).compactMap(Self.secretValue)
+            values += Self.queryItems(Substring(query)).filter(Self.isFreeTextSecret).compactMap(Self.secretValue)
         }
         let decoded = values.compactMap { value -> String? in
             let d = Self.percentDecoded(value)
@@ -82,14 +93,22 @@ extension RTMPURL {
         query.split(separator: "&", omittingEmptySubsequences: false)
     }
 
-    /// The part of a query item that is a secret: the value of a secret-named parameter, or a
+    /// The part of a query item that is masked: every value but a harmless parameter's, or a
     /// bare item (`?abc123` may itself be a key); nil for anything else.
     private static func secretValue(_ item: Substring) -> String? {
         guard let equals = item.firstIndex(of: "=") else { return item.isEmpty ? nil : String(item) }
         let name = item[..<equals].lowercased()
         let value = item[item.index(after: equals)...]
-        guard !value.isEmpty, secretQueryNameFragments.contains(where: { name.contains($0) }) else { return nil }
+        guard !value.isEmpty, !harmlessQueryNames.contains(name) else { return nil }
         return String(value)
+    }
+
+    /// Whether a masked value is also hunted for in free text: see `shortestFreeTextSecret`.
+    private static func isFreeTextSecret(_ item: Substring) -> Bool {
+        guard let equals = item.firstIndex(of: "=") else { return true }
+        let name = item[..<equals].lowercased()
+        return secretQueryNameFragments.contains(where: { name.contains($0) })
+            || item.distance(from: equals, to: item.endIndex) - 1 >= shortestFreeTextSecret
     }
 
     private static func redactQueryItem(_ item: Substring) -> String {

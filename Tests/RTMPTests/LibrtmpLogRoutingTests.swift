@@ -54,3 +54,48 @@ struct LibrtmpLogRoutingTests {
         }
     }
 }
+
+/// librtmp's debug lines format server data (one per AMF property of every reply): they are
+/// dropped before formatting unless asked for; the few Camcast classifies always pass (issue 19).
+@Suite("librtmp debug lines and long lines")
+struct LibrtmpLogFilterTests {
+    static let debug: Int32 = 4
+    static let error: Int32 = 1
+
+    func lines(debugLogging: Bool, _ body: () -> Void) throws -> [String] {
+        let capture = LogCapture()
+        let sink = LibrtmpLogSink(logger: capture.logger(), redactor: StreamKeyRedactor(secrets: ["k3y-77"]),
+                                  debugLogging: debugLogging)
+        try LibrtmpLog.withSink(sink) { () throws(RTMPError) in body() }
+        return capture.all
+    }
+
+    @Test("off: an unclassified debug line is never formatted; classified ones and errors pass")
+    func debugOff() throws {
+        let lines = try lines(debugLogging: false) {
+            LibrtmpLog.logThroughLibrtmp(level: Self.debug, format: "Property: <Name: %s>", "server data")
+            LibrtmpLog.logThroughLibrtmp(level: Self.debug, format: "Invoking %s", "publish")
+            LibrtmpLog.logThroughLibrtmp(level: Self.error, format: "%s", "rtmp server sent error")
+        }
+        #expect(lines == ["debug [librtmp] Invoking publish ", "warning [librtmp] rtmp server sent error "])
+    }
+
+    @Test("on (RTMPPublisherOptions.librtmpDebugLogging): every debug line passes, masked and escaped")
+    func debugOn() throws {
+        let lines = try lines(debugLogging: true) {
+            LibrtmpLog.logThroughLibrtmp(level: Self.debug, format: "Property: <Name: %s>", "k3y-77\u{1B}[2J")
+        }
+        #expect(lines == ["debug [librtmp] Property: <Name: ****\\x1b[2J> "])
+    }
+
+    @Test("a line longer than the 2048-byte stack buffer arrives, masked, then capped: no part of the key")
+    func longLine() throws {
+        let argument = String(repeating: "x", count: 2040) + "k3y-77 and more"
+        let lines = try lines(debugLogging: false) {
+            LibrtmpLog.logThroughLibrtmp(level: Self.error, format: "%s", argument)
+        }
+        let line = try #require(lines.first)
+        #expect(!line.contains("k3y"))
+        #expect(line.count < LibrtmpLogSink.lineLimit + 40)
+    }
+}

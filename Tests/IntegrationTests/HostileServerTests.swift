@@ -1,0 +1,135 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// camcast against a malicious server (scripts/hostile-rtmp-server, on loopback): each attack of
+/// issue 19 for 10 s, camcast retrying every 0.2 s, a local FLV output beside the RTMP one. No
+/// attack may kill camcast, grow it past 200 MB, cost the FLV a frame, or put the key or an ESC
+/// byte in its output. The attacks run at the same time, each against its own camcast, so the
+/// whole test takes about 15 s.
+@Suite struct HostileServerTests {
+    static let key = "sEcReT-hOsTiLe-KeY-4711"
+    static let seconds = 10.0
+    static let rssLimitKB = 200 * 1024
+
+    /// Each attack and what camcast must say it saw (the guard that stopped it). With a 3 s connect
+    /// timeout and 0.2 s between attempts, 10 s hold at least 5 attempts, or 2 when only the
+    /// deadline can end one (`chatter`: valid messages without end).
+    static let attacks: [(name: String, expected: String)] = [
+        ("random-handshake", "RTMP protocol violation"),
+        ("deep-result", "bytes exceeds the 65536-byte limit"),
+        ("deep-onstatus", "bytes exceeds the 65536-byte limit"),
+        ("deep-small", "AMF0 data nested deeper than 16"),
+        ("wide-object", "bytes exceeds the 65536-byte limit"),
+        ("wide-small", "AMF0 data has more than 1024 values"),
+        ("chunk-streams", "server message of 16777215 bytes exceeds"),
+        ("huge-length", "server message of 16777215 bytes exceeds"),
+        ("chunk-size-zero", "server set an invalid chunk size 0"),
+        ("chunk-size-max", "server message of 4000011 bytes exceeds"),
+        ("control-characters", "NetStream.Publish.BadName\\x1b[2J****"),
+        ("chatter", "RTMP connect timed out"),
+    ]
+
+    struct Run {
+        let name: String
+        let expected: String
+        let directory: URL
+        let server: RunningProcess
+        let camcast: RunningProcess
+        var peakKB = 0
+        var killedForMemory = false
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func noAttackCrashesBloatsOrLeaksAndTheFLVKeepsEveryFrame() throws {
+        var runs = try Self.attacks.map { try Self.start($0.name, expected: $0.expected) }
+        defer { runs.forEach { $0.server.signal(SIGKILL); $0.camcast.signal(SIGKILL) } }
+
+        let end = Date().addingTimeInterval(Self.seconds)
+        while Date() < end {
+            for index in runs.indices {
+                runs[index].peakKB = max(runs[index].peakKB, Self.peakRSS(of: runs[index].camcast.pid))
+                // Against unguarded code an attack grows camcast by gigabytes: stop it early.
+                if runs[index].peakKB > 1024 * 1024 && !runs[index].killedForMemory {
+                    runs[index].killedForMemory = true
+                    runs[index].camcast.signal(SIGKILL)
+                }
+            }
+            usleep(100_000)
+        }
+        for index in runs.indices {
+            runs[index].peakKB = max(runs[index].peakKB, Self.peakRSS(of: runs[index].camcast.pid))
+            runs[index].camcast.signal(SIGTERM)
+        }
+        for run in runs {
+            let result = try run.camcast.wait(timeout: 30)
+            run.server.signal(SIGKILL)
+            _ = try run.server.wait(timeout: 10)
+            Self.check(run, result)
+        }
+    }
+
+    static func check(_ run: Run, _ result: ProcessResult) {
+        let name = run.name
+        let output = result.stdoutData + Data(result.stderr.utf8)
+        let text = result.stdout + result.stderr
+        #expect(result.status == 0, "\(name): exit status \(result.status) (128+n is death by signal n): \(result.stderr.suffix(600))")
+        #expect(!run.killedForMemory && run.peakKB < rssLimitKB, "\(name): peak RSS \(run.peakKB / 1024) MB")
+        #expect(!text.contains(key) && !text.contains(String(key.prefix(7))), "\(name): the key, or part of it, was printed")
+        #expect(!output.contains(0x1B), "\(name): an ESC byte reached the output")
+        let failures = text.split(separator: "\n").filter { $0.contains("RTMP connect failed") }
+        #expect(failures.count >= (name == "chatter" ? 2 : 5), "\(name): only \(failures.count) attempts in \(seconds) s")
+        #expect(failures.first?.contains(run.expected) == true, "\(name): expected \(run.expected) in \(failures.first ?? "no failure line")")
+
+        let stopped = text.split(separator: "\n").last { $0.contains(" stopped ") }.map(String.init)
+        let encoded = Int(stopped.flatMap { CamcastLog.value("frames", in: $0) } ?? "") ?? -1
+        let flv = run.directory.appendingPathComponent("out.flv").path
+        let probe = try? FFmpegTools.run("ffprobe", [
+            "-v", "error", "-select_streams", "v:0", "-count_packets",
+            "-show_entries", "stream=nb_read_packets", "-of", "csv=p=0", flv,
+        ])
+        let recorded = Int(String(decoding: probe ?? Data(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -2
+        #expect(encoded > 100 && recorded == encoded, "\(name): encoded \(encoded) frames, the FLV holds \(recorded)")
+    }
+
+    static func start(_ attack: String, expected: String) throws -> Run {
+        let directory = try Project.scratchDirectory("hostile-\(attack)")
+        let portFile = directory.appendingPathComponent("port").path
+        let script = Project.root.appendingPathComponent("scripts/hostile-rtmp-server").path
+        let server = try ProcessRunner.start("/usr/bin/env", ["python3", script, attack, "--key", key, "--port-file", portFile])
+        let deadline = Date().addingTimeInterval(20)
+        var port: Int?
+        while port == nil && Date() < deadline {
+            port = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            if port == nil { usleep(50_000) }
+        }
+        guard let port else {
+            server.signal(SIGKILL)
+            throw HarnessError("hostile-rtmp-server \(attack) did not start (python3 missing?): \(server.stderrSoFar)")
+        }
+        let config = directory.appendingPathComponent("camcast.yaml")
+        try """
+            source:
+              type: testpattern
+              size: 320x240
+            outputs:
+              - url: rtmp://127.0.0.1:\(port)/live/\(key)
+              - path: \(directory.appendingPathComponent("out.flv").path)
+            reconnect:
+              initial_delay_seconds: 0.2
+              factor: 1
+              max_delay_seconds: 0.2
+            """.write(to: config, atomically: true, encoding: .utf8)
+        chmod(config.path, 0o600)
+        let camcast = try ProcessRunner.start(Project.camcastBinary.path,
+                                              ["run", "--config", config.path, "--connect-timeout", "3"])
+        return Run(name: attack, expected: expected, directory: directory, server: server, camcast: camcast)
+    }
+
+    /// VmHWM (peak resident set) of a live process, in KiB; 0 once it is gone.
+    static func peakRSS(of pid: pid_t) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+}
