@@ -33,8 +33,8 @@ let package = Package(
             dependencies: ["Media", "CV4L2", "CTurboJPEG", .product(name: "Logging", package: "swift-log")]),
         // Stage 2: the x264 encoder session (libyuv for pixel conversion).
         .target(name: "Encoder", dependencies: ["Media", "CX264", "CYUV", .product(name: "Logging", package: "swift-log")]),
-        // Stage 3: FLV wire format, pure Swift.
-        .target(name: "FLV"),
+        // Stage 3: FLV wire format, pure Swift (Media for the one EINTR-retrying syscall helper).
+        .target(name: "FLV", dependencies: ["Media"]),
         // RTMP URLs: the one parser and validator, and stream-key redaction. Pure Swift, so Config can
         // check `outputs[].url` by the same rules the publisher uses without linking librtmp.
         .target(name: "RTMPAddress"),
@@ -53,7 +53,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "camcast",
-            dependencies: ["CamcastDaemon", "Capture", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["CamcastDaemon", "Capture", "Config", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // What several test targets need: the nginx-rtmp server (scripts/rtmp-server), ffmpeg/ffprobe,
@@ -69,7 +69,7 @@ let package = Package(
             name: "RTMPTests",
             dependencies: ["RTMP", "RTMPAddress", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "TestSupport"]),
-        .testTarget(name: "ConfigTests", dependencies: ["Config", "Media"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "Media", "TestSupport"]),
         // Daemon logic apart from processes: reconnect policy, send queue, dead-peer detection,
         // reload plans, sd_notify datagrams, watchdog, status line.
         .testTarget(
