@@ -41,6 +41,8 @@ let package = Package(
         // Stage 4: the librtmp publisher.
         .target(name: "RTMP", dependencies: ["CRTMP", "RTMPAddress", .product(name: "Logging", package: "swift-log")]),
         // Configuration file model and validation, pure Swift (+ Yams for parsing; Media's value types).
+        // YAMLEventScan also reads libyaml's events through Yams' own CYaml module, so a file's work
+        // is bounded before Yams composes it (no library beyond what Yams already links).
         .target(name: "Config", dependencies: ["Media", "RTMPAddress", .product(name: "Yams", package: "Yams")]),
         // Wiring, lifecycle and status.
         .target(

@@ -24,7 +24,7 @@ public enum CaptureError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .threadStartFailed(let errno):
-            "could not start the capture thread (errno \(errno))"
+            "could not start the capture thread: \(SystemCallError.message(errno)) (errno \(errno))"
         case .invalidSize(let width, let height, let reason):
             "invalid source size \(width)x\(height): \(reason)"
         case .invalidFrameRate(let rate):

@@ -1,3 +1,4 @@
+import Capture
 import Media
 import Testing
 
@@ -57,5 +58,14 @@ import Glibc
         #expect(signal.wait(until: far) == true)
         signal.reset()
         #expect(signal.isRaised == false)
+    }
+
+    /// Every error a user reads names the failure in the system's words, not only its number
+    /// (defect: "errno 30").
+    @Test func captureErrorsSayTheSystemsWords() {
+        #expect(Y4MError.systemCallFailed(path: "/srv/a.y4m", call: "read", errno: EIO).description
+            == "/srv/a.y4m: read failed: Input/output error (errno 5)")
+        #expect(CaptureError.threadStartFailed(errno: EAGAIN).description
+            == "could not start the capture thread: Resource temporarily unavailable (errno 11)")
     }
 }
