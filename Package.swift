@@ -33,14 +33,16 @@ let package = Package(
             dependencies: ["Media", "CV4L2", "CTurboJPEG", .product(name: "Logging", package: "swift-log")]),
         // Stage 2: the x264 encoder session (libyuv for pixel conversion).
         .target(name: "Encoder", dependencies: ["Media", "CX264", "CYUV", .product(name: "Logging", package: "swift-log")]),
-        // Stage 3: FLV wire format, pure Swift.
-        .target(name: "FLV"),
+        // Stage 3: FLV wire format, pure Swift (Media for the one EINTR-retrying syscall helper).
+        .target(name: "FLV", dependencies: ["Media"]),
         // RTMP URLs: the one parser and validator, and stream-key redaction. Pure Swift, so Config can
         // check `outputs[].url` by the same rules the publisher uses without linking librtmp.
         .target(name: "RTMPAddress"),
         // Stage 4: the librtmp publisher.
         .target(name: "RTMP", dependencies: ["CRTMP", "RTMPAddress", .product(name: "Logging", package: "swift-log")]),
         // Configuration file model and validation, pure Swift (+ Yams for parsing; Media's value types).
+        // YAMLEventScan also reads libyaml's events through Yams' own CYaml module, so a file's work
+        // is bounded before Yams composes it (no library beyond what Yams already links).
         .target(name: "Config", dependencies: ["Media", "RTMPAddress", .product(name: "Yams", package: "Yams")]),
         // Wiring, lifecycle and status.
         .target(
@@ -53,7 +55,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "camcast",
-            dependencies: ["CamcastDaemon", "Capture", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["CamcastDaemon", "Capture", "Config", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // What several test targets need: the nginx-rtmp server (scripts/rtmp-server), ffmpeg/ffprobe,
@@ -70,7 +72,7 @@ let package = Package(
             dependencies: ["RTMP", "RTMPAddress", "TestSupport", .product(name: "Logging", package: "swift-log")],
             exclude: ["Corpus"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "TestSupport"]),
-        .testTarget(name: "ConfigTests", dependencies: ["Config", "Media"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "Media", "TestSupport"]),
         // Daemon logic apart from processes: reconnect policy, send queue, dead-peer detection,
         // reload plans, sd_notify datagrams, watchdog, status line.
         .testTarget(

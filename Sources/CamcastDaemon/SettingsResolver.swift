@@ -24,6 +24,10 @@ enum SettingsResolver {
     /// `CAMCAST_*` name must be a setting, so a misspelt one is an error instead of being ignored.
     static let testVariablePrefix = "CAMCAST_TEST_"
 
+    /// `--duration`: above 0 and at most a year, so the pipeline's nanosecond arithmetic on it
+    /// (`Int64(seconds × 10⁹)`) stays far from overflow; NaN is outside every range.
+    static let durationRange: ClosedRange<Double> = 0...31_536_000
+
     static func resolve(_ flags: CommandLineSettings, environment: [String: String]) throws(ConfigError) -> ResolvedRun {
         var config = CamcastConfig.default
         var warnings: [String] = []
@@ -33,9 +37,11 @@ enum SettingsResolver {
         }
         try config.apply(environment: environment.filter { !$0.key.hasPrefix(testVariablePrefix) })
         try config.apply(overrides: overrides(from: flags), outputs: flags.outputs.isEmpty ? nil : flags.outputs)
-        if flags.durationSeconds.map({ !($0 > 0 && $0.isFinite) }) == true {
+        if let duration = flags.durationSeconds, !durationRange.contains(duration) || duration == 0 {
             throw ConfigError(problems: [
-                ConfigProblem(origin: "command line", keyPath: "--duration", message: "must be a positive number of seconds")
+                ConfigProblem(
+                    origin: "command line", keyPath: "--duration",
+                    message: "\(duration) is out of range (a number of seconds above 0 and at most \(Int(durationRange.upperBound)), one year)")
             ])
         }
         return try runSettings(

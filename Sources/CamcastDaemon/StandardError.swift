@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Media
 
 /// Writes whole lines to file descriptor 2 with one write(2) each, so lines from several threads
 /// never interleave (stdio's `stderr` is shared mutable state to Swift 6, and buffered).
@@ -8,14 +6,7 @@ enum StandardError {
     static func write(_ line: String) {
         var bytes = Array(line.utf8)
         if bytes.last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            offset += written
-        }
+        // Nowhere to report a failure to write to stderr: the line is lost.
+        try? SystemCall.writeAll(2, bytes)
     }
 }

@@ -1,3 +1,5 @@
+import Media
+
 /// Why a frame source could not start or keep running.
 public enum CaptureError: Error, Equatable, CustomStringConvertible {
     case threadStartFailed(errno: Int32)
@@ -16,15 +18,17 @@ public enum CaptureError: Error, Equatable, CustomStringConvertible {
     /// what the running stream was configured with).
     case formatRejected(path: String, reason: String)
     case invalidSettings(String)
+    /// A stopped source cannot start again (its input is used up); the reason says why.
+    case cannotRestart(String)
 
     public var description: String {
         switch self {
         case .threadStartFailed(let errno):
-            "could not start the capture thread (errno \(errno))"
+            "could not start the capture thread: \(SystemCallError.message(errno)) (errno \(errno))"
         case .invalidSize(let width, let height, let reason):
             "invalid source size \(width)x\(height): \(reason)"
         case .invalidFrameRate(let rate):
-            "invalid source frame rate \(rate): must be a positive fraction"
+            "invalid source frame rate \(rate): must be from 1/100 to \(FrameRate.maximumFramesPerSecond) fps"
         case .alreadyStarted:
             "the source was already started"
         case .deviceNotFound(let path):
@@ -39,6 +43,8 @@ public enum CaptureError: Error, Equatable, CustomStringConvertible {
             "\(path): \(reason)"
         case .invalidSettings(let reason):
             "invalid capture settings: \(reason)"
+        case .cannotRestart(let reason):
+            "the source cannot start again: \(reason)"
         }
     }
 }

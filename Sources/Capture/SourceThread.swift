@@ -9,6 +9,8 @@ import Synchronization
 final class SourceThread: Sendable {
     private let running = Atomic<Bool>(false)
     private let thread = Mutex<DedicatedThread?>(nil)
+    /// Raised by `stop` so a loop waiting for its next frame's deadline ends at once.
+    private let wake = WakeSignal()
 
     /// Read by the loop between frames; false once `stop` was called.
     var isRunning: Bool { running.load(ordering: .acquiring) }
@@ -17,6 +19,7 @@ final class SourceThread: Sendable {
         guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
             throw .alreadyStarted
         }
+        wake.reset()
         do {
             let started = try DedicatedThread(body)
             thread.withLock { $0 = started }
@@ -29,6 +32,7 @@ final class SourceThread: Sendable {
     /// Asks the loop to end and waits for it; the loop delivers nothing after this returns.
     func stop() {
         running.store(false, ordering: .releasing)
+        wake.raise()
         let started = thread.withLock { current -> DedicatedThread? in
             defer { current = nil }
             return current
@@ -36,11 +40,10 @@ final class SourceThread: Sendable {
         started?.join()
     }
 
-    /// Sleeps until `deadline` on CLOCK_MONOTONIC. Absolute deadlines do not drift with the time
-    /// spent rendering or encoding between frames; EINTR is retried.
-    static func sleep(until deadline: MonotonicTime) {
-        var ts = timespec(
-            tv_sec: Int(deadline.nanoseconds / 1_000_000_000), tv_nsec: Int(deadline.nanoseconds % 1_000_000_000))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+    /// Waits until `deadline` on CLOCK_MONOTONIC, or less if `stop` is called meanwhile.
+    /// Returns true when the deadline came and the loop should go on, false once stopped.
+    /// Absolute deadlines do not drift with the time spent rendering or encoding between frames.
+    func wait(until deadline: MonotonicTime) -> Bool {
+        !wake.wait(until: deadline) && isRunning
     }
 }

@@ -25,7 +25,7 @@ public final class TestPatternSource: FrameSource {
         guard size.width % 2 == 0, size.height % 2 == 0 else {
             throw .invalidSize(width: size.width, height: size.height, reason: "4:2:0 needs even width and height")
         }
-        guard frameRate.isValid, frameRate.framesPerSecond <= 240 else {
+        guard frameRate.isSupported else {
             throw .invalidFrameRate(frameRate.description)
         }
         self.size = size
@@ -62,8 +62,7 @@ public final class TestPatternSource: FrameSource {
         var bytes = [UInt8](repeating: 0, count: renderer.layout.byteCount)
         while thread.isRunning {
             let due = origin.adding(nanoseconds: index * interval)
-            SourceThread.sleep(until: due)
-            guard thread.isRunning else { break }
+            guard thread.wait(until: due) else { break }
             renderer.render(frame: index, into: &bytes)
             deliver(
                 VideoFrame(

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Media
 internal import CV4L2
 
 /// The driver's capture buffers, mapped into our memory (streaming I/O with `V4L2_MEMORY_MMAP`,

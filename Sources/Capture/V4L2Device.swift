@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Media
 internal import CV4L2
 
 /// An open V4L2 device node: the single owner of its file descriptor, closed in `deinit`.

@@ -35,7 +35,7 @@ public struct V4L2SourceSettings: Sendable, Hashable {
         guard size.width >= 16, size.height >= 16, size.width <= 7680, size.height <= 4320 else {
             throw .invalidSize(width: size.width, height: size.height, reason: "must be from 16x16 to 7680x4320")
         }
-        guard frameRate.isValid, frameRate.framesPerSecond <= 240 else { throw .invalidFrameRate(frameRate.description) }
+        guard frameRate.isSupported else { throw .invalidFrameRate(frameRate.description) }
         guard (2...32).contains(bufferCount) else { throw .invalidSettings("buffer count \(bufferCount) must be from 2 to 32") }
         guard reopenIntervalSeconds > 0, reopenIntervalSeconds.isFinite else {
             throw .invalidSettings("reopen interval \(reopenIntervalSeconds) s must be positive")

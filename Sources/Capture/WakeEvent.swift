@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Media
 internal import CV4L2
 
 /// An eventfd the capture thread polls next to the device, so `stop()` wakes it at once instead of

@@ -1,3 +1,5 @@
+import Media
+
 /// Why a YUV4MPEG2 stream could not be read. Descriptions are single lines, safe to log.
 public enum Y4MError: Error, Equatable, CustomStringConvertible {
     /// The stream does not start with the `YUV4MPEG2 ` signature.
@@ -38,7 +40,7 @@ public enum Y4MError: Error, Equatable, CustomStringConvertible {
         case .truncatedFrame(let frame, let received, let expected):
             "y4m stream ended inside frame \(frame) (\(received) of \(expected) bytes)"
         case .systemCallFailed(let path, let call, let errno):
-            "\(path): \(call) failed (errno \(errno))"
+            "\(path): \(call) failed: \(SystemCallError.message(errno)) (errno \(errno))"
         }
     }
 }

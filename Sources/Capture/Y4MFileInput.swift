@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Media
 
 /// A .y4m file, or standard input for the path `-`, read with plain read(2).
 ///

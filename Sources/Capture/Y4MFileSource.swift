@@ -22,7 +22,7 @@ public final class Y4MFileSource: FrameSource {
     public let settings: Y4MSourceSettings
     public let header: Y4MStreamHeader
     private let onEnd: @Sendable (Y4MError?) -> Void
-    private let reader: Mutex<Y4MReader<Y4MFileInput>?>
+    private let input: Mutex<Input>
     private let thread = SourceThread()
     private let skipped = Atomic<Int>(0)
 
@@ -38,11 +38,22 @@ public final class Y4MFileSource: FrameSource {
         guard header.width % 2 == 0, header.height % 2 == 0 else {
             throw CaptureError.invalidSize(width: header.width, height: header.height, reason: "4:2:0 needs even width and height")
         }
-        guard header.frameRate.framesPerSecond <= 240 else { throw CaptureError.invalidFrameRate(header.frameRate.description) }
+        guard header.frameRate.isSupported else { throw CaptureError.invalidFrameRate(header.frameRate.description) }
         self.settings = settings
         self.header = header
         self.onEnd = onEnd
-        self.reader = Mutex(reader)
+        self.input = Mutex(.ready(reader))
+    }
+
+    /// Where the input is: with the source between runs, with the playing thread, or used up.
+    /// A stopped source keeps its reader, so a restart (a reload that falls back to the old
+    /// source) carries on from the frame it stopped at, on standard input as well.
+    private enum Input {
+        case ready(Y4MReader<Y4MFileInput>)
+        case playing
+        /// Playback ended on its own (end of clip, read error): a file is opened again to start
+        /// over; standard input cannot be.
+        case ended
     }
 
     public var size: VideoSize { VideoSize(width: header.width, height: header.height) }
@@ -50,13 +61,43 @@ public final class Y4MFileSource: FrameSource {
     public var skippedFrames: Int { skipped.load(ordering: .relaxed) }
 
     public func start(deliver: @escaping @Sendable (VideoFrame) -> Void) throws {
-        // The reader moves to the thread; a second start finds it gone.
-        guard let reader = self.reader.withLock({ $0.take() }) else { throw CaptureError.alreadyStarted }
-        try thread.start { [self] in
-            var reader = reader
-            let ending = play(&reader, deliver)
-            if let ending { onEnd(ending.error) }
+        let reader = try input.withLock { input throws -> Y4MReader<Y4MFileInput> in
+            switch input {
+            case .ready(let reader):
+                input = .playing
+                return reader
+            case .playing:
+                throw CaptureError.alreadyStarted
+            case .ended:
+                let reader = try reopen()
+                input = .playing
+                return reader
+            }
         }
+        do {
+            try thread.start { [self] in
+                var reader = reader
+                let ending = play(&reader, deliver)
+                // Back before the thread ends, so it is there once `stop` has joined it.
+                input.withLock { $0 = ending == nil ? .ready(reader) : .ended }
+                if let ending { onEnd(ending.error) }
+            }
+        } catch {
+            input.withLock { $0 = .ready(reader) }
+            throw error
+        }
+    }
+
+    /// The clip opened again after playback ended, provided it still holds the same format.
+    private func reopen() throws -> Y4MReader<Y4MFileInput> {
+        guard !settings.isStandardInput else {
+            throw CaptureError.cannotRestart("standard input has ended and cannot be read again")
+        }
+        let reader = try Y4MReader(input: try Y4MFileInput(path: settings.path))
+        guard reader.header == header else {
+            throw CaptureError.cannotRestart("\(settings.path) changed format since it was opened")
+        }
+        return reader
     }
 
     /// Stops and joins the thread. A thread blocked reading a pipe that never delivers more keeps
@@ -81,8 +122,7 @@ public final class Y4MFileSource: FrameSource {
             while thread.isRunning {
                 let due = origin.adding(nanoseconds: slot * interval)
                 if settings.pace == .realtime {
-                    SourceThread.sleep(until: due)
-                    guard thread.isRunning else { return nil }
+                    guard thread.wait(until: due) else { return nil }
                 }
                 // Read after the wait, not before: the picture is still in cache when x264 copies it.
                 guard try next(&reader, into: &buffer, framesThisPass: &framesThisPass) else { return Ending() }

@@ -7,6 +7,11 @@ extension CamcastConfig {
     ///
     /// - Parameter fileName: how problems name the file (`camcast.yaml:12:3: …`).
     public static func parse(yaml: String, fileName: String) throws(ConfigError) -> CamcastConfig {
+        if let finding = YAMLEventScan.check(yaml) {
+            throw ConfigError(problems: [
+                ConfigProblem(origin: fileName, keyPath: "", line: finding.line, column: finding.column, message: finding.message)
+            ])
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: yaml)
@@ -46,6 +51,10 @@ extension CamcastConfig {
             throw ReadFailure(message: "no such file (give the config file with --config, or copy Config/camcast.yaml there)")
         }
         guard !isDirectory.boolValue else { throw ReadFailure(message: "is a directory, not a config file") }
+        // Checked before reading: a device node or a huge file must not be read into memory.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > YAMLEventScan.maxBytes {
+            throw ReadFailure(message: "is \(size) bytes; a config file may hold at most \(YAMLEventScan.maxBytes) (1 MiB)")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ReadFailure(message: "cannot be read (check its permissions)")
         }

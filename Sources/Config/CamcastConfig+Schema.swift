@@ -42,13 +42,16 @@ extension CamcastConfig {
                     config.source.size = size
                     return nil
                 },
-                ConfigField(key: "fps", expected: "a number or a fraction such as \"30000/1001\", above 0 and at most 240",
+                ConfigField(key: "fps", expected: "a number or a fraction such as \"30000/1001\", from 0.01 to 240",
                             defaultText: CamcastConfig.default.source.fps.description) { text, config in
                     guard let rate = SourceConfig.FrameRate(parsing: text) else {
+                        if ConfigField.decimal(text) != nil {
+                            return "\(ValueText.quoted(text)) is out of range (from 0.01 to 240)"
+                        }
                         return "\(ValueText.quoted(text)) is not a frame rate (expected a number such as 30 or a fraction such as \"30000/1001\")"
                     }
-                    guard rate.numerator > 0, rate.framesPerSecond <= 240 else {
-                        return "\(text) is out of range (above 0, at most 240)"
+                    if let problem = rate.rangeProblem {
+                        return "\(text) is out of range (\(problem))"
                     }
                     config.source.fps = rate
                     return nil

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Media
 import Synchronization
 
 /// Writes encoded pictures to a raw `.h264` file: an H.264 Annex-B byte stream (ITU-T H.264
@@ -25,8 +26,12 @@ public final class AnnexBWriter: Sendable {
 
     /// Creates (or truncates) the file at `path`.
     public init(path: String, frameLimit: Int? = nil) throws(AnnexBWriterError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .open(path: path, errno: errno) }
+        let descriptor: Int32
+        do {
+            descriptor = try SystemCall.run("open") { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+        } catch {
+            throw .open(path: path, errno: error.errno)
+        }
         self.path = path
         self.frameLimit = frameLimit
         self.state = Mutex(State(descriptor: descriptor))
@@ -93,16 +98,10 @@ public final class AnnexBWriter: Sendable {
     }
 
     private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(AnnexBWriterError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw .write(errno: errno)
-            }
-            offset += written
+        do {
+            try SystemCall.writeAll(descriptor, bytes)
+        } catch {
+            throw .write(errno: error.errno)
         }
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Media
 
 extension X264EncoderSession {
     /// Encodes with `encoder`; if x264 fails, re-creates the encoder per the recovery policy and
@@ -60,11 +61,7 @@ extension X264EncoderSession {
     private static func sleep(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
         guard seconds > 0 || attoseconds > 0 else { return }
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR {
-            request = remaining
-        }
+        SystemCall.sleep(nanoseconds: UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000))
     }
 }
 

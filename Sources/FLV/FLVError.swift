@@ -1,3 +1,5 @@
+import Media
+
 /// Everything that can go wrong reading or writing FLV, AMF0 or an AVC decoder configuration.
 ///
 /// Each case names one specific problem so a caller (and a test) can tell them apart; the
@@ -124,7 +126,7 @@ public enum FLVError: Error, Equatable, Sendable, CustomStringConvertible {
         case .malformedSPS(let reason):
             "malformed SPS: \(reason)"
         case .io(let operation, let path, let errno):
-            "\(operation) failed on \(path): errno \(errno)"
+            "\(operation) failed on \(path): \(SystemCallError.message(errno)) (errno \(errno))"
         case .writerClosed:
             "FLV file writer is already closed"
         }

@@ -1,16 +1,13 @@
-// Linux only, like the daemon: Glibc for open/read/write/pwrite/close.
-import Glibc
+import Media
 
-/// Runs a system call, retrying on EINTR, and turns a −1 result into `FLVError.io` carrying the
-/// call's name, the file's path and errno.
+/// Media's `SystemCall.run` (EINTR retried) with the failure as `FLVError.io`, which names the
+/// file as well as the call.
 func syscall<Result: BinaryInteger>(
     _ operation: String, path: String, _ body: () -> Result
 ) throws(FLVError) -> Result {
-    while true {
-        let result = body()
-        if result != -1 { return result }
-        let code = errno
-        if code == EINTR { continue }
-        throw .io(operation: operation, path: path, errno: code)
+    do {
+        return try SystemCall.run(operation, body)
+    } catch {
+        throw .io(operation: operation, path: path, errno: error.errno)
     }
 }

@@ -37,5 +37,5 @@ public final class DedicatedThread: Sendable {
 /// pthread_create failed (EAGAIN: out of threads or memory).
 public struct ThreadStartError: Error, Equatable, CustomStringConvertible {
     public var errno: Int32
-    public var description: String { "could not start a thread (errno \(errno))" }
+    public var description: String { "could not start a thread: \(SystemCallError.message(errno)) (errno \(errno))" }
 }

@@ -1,6 +1,8 @@
 extension FrameRate {
     /// Reads `30`, `"30000/1001"` or a decimal such as `12.5` (kept exact: 25/2).
-    /// Nil for anything that is not a positive fraction of integers.
+    /// Nil for anything that is not a positive fraction of integers, or whose integers do not fit
+    /// (never a trap: a config value or a flag reaches here unchecked). Whether the rate is one
+    /// Camcast can run at is `rangeProblem`'s call.
     public init?(parsing text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         if parts.count == 2 {
@@ -24,13 +26,10 @@ extension FrameRate {
         else { return nil }
         var denominator = 1
         for _ in 0..<pieces[1].count { denominator *= 10 }
-        let numerator = whole * denominator + fraction
-        let divisor = Self.gcd(numerator, denominator)
-        self.init(numerator: numerator / max(divisor, 1), denominator: denominator / max(divisor, 1))
-    }
-
-    private static func gcd(_ a: Int, _ b: Int) -> Int {
-        b == 0 ? a : gcd(b, a % b)
+        let (scaled, overflow) = whole.multipliedReportingOverflow(by: denominator)
+        guard !overflow, case let (numerator, false) = scaled.addingReportingOverflow(fraction) else { return nil }
+        self.init(numerator: numerator, denominator: denominator)
+        self = reduced
     }
 }
 

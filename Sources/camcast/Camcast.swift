@@ -1,4 +1,6 @@
 import ArgumentParser
+import Config
+import Foundation
 
 /// `camcast`: parse the command line, then hand over to CamcastDaemon.
 @main
@@ -8,4 +10,25 @@ struct Camcast: AsyncParsableCommand {
         abstract: "Streams a V4L2 camera (or a test pattern) to RTMP servers and FLV files.",
         subcommands: [RunCommand.self, CheckConfigCommand.self, DevicesCommand.self]
     )
+
+    /// ArgumentParser's own `main`, except that a usage error (an unknown flag, a value that does
+    /// not parse, a missing argument) exits 78 (EX_CONFIG) with the parser's message, like every
+    /// other configuration error, instead of the parser's 64 (EX_USAGE): systemd's
+    /// `RestartPreventExitStatus=78` must stop a restart loop on a bad ExecStart line too.
+    static func main() async {
+        do {
+            var command = try await asyncParseAsRoot(nil)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(ConfigError.exitCode)
+            }
+            exit(withError: error)
+        }
+    }
 }

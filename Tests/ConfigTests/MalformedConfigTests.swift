@@ -79,7 +79,7 @@ private let malformedCases: [MalformedCase] = [
     .init(name: "fps zero", yaml: "source:\n  fps: 0\n" + output,
           keyPath: "source.fps", line: 2, says: "0 is out of range"),
     .init(name: "fps too high", yaml: "source:\n  fps: 300\n" + output,
-          keyPath: "source.fps", line: 2, says: "300 is out of range (above 0, at most 240)"),
+          keyPath: "source.fps", line: 2, says: "300 is out of range (above the fastest rate, 240 fps)"),
     .init(name: "fps zero denominator", yaml: "source:\n  fps: \"30/0\"\n" + output,
           keyPath: "source.fps", line: 2, says: "`30/0` is not a frame rate"),
     .init(name: "too few buffers", yaml: "source:\n  buffers: 1\n" + output,

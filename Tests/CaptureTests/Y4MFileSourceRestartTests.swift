@@ -1,0 +1,85 @@
+import Capture
+import Foundation
+import Media
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A reload whose new source fails falls back to starting the old source again. A y4m source gave
+/// its reader to the playing thread and never got it back, so that restart threw and the daemon
+/// stopped (defect: a failed source reload killed a y4m run). A stopped clip now carries on where it
+/// stopped; a clip that played to its end is opened again.
+@Suite struct Y4MFileSourceRestartTests {
+    /// The first byte of each frame: `Y4MClip` fills frame n with n + 1.
+    final class Marks: Sendable {
+        let values = Mutex<[UInt8]>([])
+        let ended = Atomic<Int>(0)
+        func add(_ frame: VideoFrame) { values.withLock { $0.append(frame.copiedBytes()[0]) } }
+        var all: [UInt8] { values.withLock { $0 } }
+        func wait(until condition: () -> Bool) {
+            for _ in 0..<2000 where !condition() { usleep(5000) }
+        }
+    }
+
+    @Test func aStoppedClipStartsAgainWhereItStopped() throws {
+        let path = try Y4MClip.file(Y4MClip.bytes(fps: "100:1", frames: 50))
+        let source = try Y4MFileSource(settings: Y4MSourceSettings(path: path, loop: false, pace: .realtime))
+        let marks = Marks()
+        try source.start { marks.add($0) }
+        marks.wait { marks.all.count >= 3 }
+        source.stop()
+        let firstRun = marks.all
+        #expect(firstRun.count >= 3)
+
+        try source.start { marks.add($0) }
+        marks.wait { marks.all.count >= firstRun.count + 3 }
+        source.stop()
+        let secondRun = Array(marks.all.dropFirst(firstRun.count))
+        // The next frame of the clip, not its first one again (realtime pace may skip a slot or
+        // two on a loaded machine, never go back).
+        let resumed = try #require(secondRun.first)
+        #expect(resumed > firstRun.last!, "first run \(firstRun), second run \(secondRun)")
+        #expect(zip(secondRun, secondRun.dropFirst()).allSatisfy { $0 < $1 })
+    }
+
+    @Test func aClipThatPlayedToItsEndIsOpenedAgain() throws {
+        let path = try Y4MClip.file(Y4MClip.bytes(fps: "25:1", frames: 3))
+        let marks = Marks()
+        let source = try Y4MFileSource(settings: Y4MSourceSettings(path: path, loop: false, pace: .fast)) { _ in
+            marks.ended.add(1, ordering: .releasing)
+        }
+        try source.start { marks.add($0) }
+        marks.wait { marks.ended.load(ordering: .acquiring) == 1 }
+        source.stop()
+        try source.start { marks.add($0) }
+        marks.wait { marks.ended.load(ordering: .acquiring) == 2 }
+        source.stop()
+        #expect(marks.all == [1, 2, 3, 1, 2, 3])
+    }
+
+    @Test func aClipThatChangedFormatIsNotStartedAgain() throws {
+        let path = try Y4MClip.file(Y4MClip.bytes(fps: "25:1", frames: 2))
+        let marks = Marks()
+        let source = try Y4MFileSource(settings: Y4MSourceSettings(path: path, loop: false, pace: .fast)) { _ in
+            marks.ended.add(1, ordering: .releasing)
+        }
+        try source.start { marks.add($0) }
+        marks.wait { marks.ended.load(ordering: .acquiring) == 1 }
+        source.stop()
+        try Data(Y4MClip.bytes(width: 32, height: 16, fps: "25:1", frames: 2)).write(to: URL(fileURLWithPath: path))
+        #expect(throws: CaptureError.cannotRestart("\(path) changed format since it was opened")) {
+            try source.start { marks.add($0) }
+        }
+    }
+
+    @Test func aRunningClipCannotBeStartedTwice() throws {
+        let path = try Y4MClip.file(Y4MClip.bytes(fps: "1:20", frames: 2))
+        let source = try Y4MFileSource(settings: Y4MSourceSettings(path: path, loop: true, pace: .realtime))
+        try source.start { _ in }
+        #expect(throws: CaptureError.alreadyStarted) { try source.start { _ in } }
+        source.stop()
+    }
+}
