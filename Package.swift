@@ -39,7 +39,7 @@ let package = Package(
         // check `outputs[].url` by the same rules the publisher uses without linking librtmp.
         .target(name: "RTMPAddress"),
         // Stage 4: the librtmp publisher.
-        .target(name: "RTMP", dependencies: ["CRTMP", "RTMPAddress", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "RTMP", dependencies: ["CRTMP", "Media", "RTMPAddress", .product(name: "Logging", package: "swift-log")]),
         // Configuration file model and validation, pure Swift (+ Yams for parsing; Media's value types).
         // YAMLEventScan also reads libyaml's events through Yams' own CYaml module, so a file's work
         // is bounded before Yams composes it (no library beyond what Yams already links).

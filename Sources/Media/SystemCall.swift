@@ -32,6 +32,21 @@ public enum SystemCall {
         }
     }
 
+    /// Waits until `descriptor` is ready for `events` (POLLIN, POLLOUT) or `deadline` passes;
+    /// true when it is ready. A signal does not end the wait early: the time left is worked out
+    /// again and the wait goes on, so a deadline is a deadline however many signals arrive.
+    public static func poll(_ descriptor: Int32, events: Int32, until deadline: ContinuousClock.Instant) throws(SystemCallError) -> Bool {
+        while true {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { return false }
+            let (seconds, attoseconds) = remaining.components
+            // Rounded up, so a wait never ends a fraction of a millisecond before its deadline.
+            let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+            var request = pollfd(fd: descriptor, events: Int16(events), revents: 0)
+            if try run("poll", { Glibc.poll(&request, 1, milliseconds) }) > 0 { return true }
+        }
+    }
+
     /// Sleeps for `nanoseconds` on CLOCK_MONOTONIC, whatever signals arrive meanwhile.
     /// For a sleep that must end early on request, wait on a `WakeSignal` instead.
     public static func sleep(nanoseconds: UInt64) {

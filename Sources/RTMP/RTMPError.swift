@@ -1,3 +1,4 @@
+import Media
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -89,6 +90,6 @@ public struct RTMPError: Error, Sendable, CustomStringConvertible {
     }
 
     static func errnoText(_ code: Int32) -> String {
-        "\(String(cString: strerror(code))) (errno \(code))"
+        "\(SystemCallError.message(code)) (errno \(code))"
     }
 }

@@ -1,4 +1,5 @@
 internal import CRTMP
+import Media
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -56,18 +57,17 @@ extension RTMPPublisher {
         inbound.queue.removeAll(keepingCapacity: true)
         inbound.queueStart = 0
         let fd = RTMP_Socket(rtmp)
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
-            let remaining = deadline - ContinuousClock.now
-            guard remaining > .zero else { return .idle }
-            let ms = Int32(clamping: remaining.components.seconds * 1000
-                               + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&pfd, 1, ms)
-            if ready < 0 && errno == EINTR { continue }
-            if ready == 0 { continue }
-            var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-            let count = ready < 0 ? -1 : recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-            if count < 0 && (errno == EAGAIN || errno == EINTR) { continue }
+            let count: Int
+            do throws(SystemCallError) {
+                guard try SystemCall.poll(fd, events: POLLIN, until: deadline) else { return .idle }
+                count = try SystemCall.run("recv") { recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT)) }
+            } catch where error.errno == EAGAIN {
+                continue  // readable was a false alarm (a checksum failure, say)
+            } catch {
+                count = -1
+            }
             if count <= 0 {
                 // EOF (also what the connect deadline's shutdown looks like) or a failed socket.
                 if count == 0 { logSink.record(.closedByPeer) }

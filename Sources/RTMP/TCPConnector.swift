@@ -1,3 +1,4 @@
+import Media
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -68,16 +69,13 @@ enum TCPConnector {
     }
 
     private static func waitWritable(_ fd: Int32, deadline: ContinuousClock.Instant) throws(Failure) {
-        while true {
-            let remaining = deadline - ContinuousClock.now
-            guard remaining > .zero else { throw .timedOut }
-            let (seconds, attoseconds) = remaining.components
-            let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
-            var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            let ready = poll(&pfd, 1, milliseconds)
-            if ready > 0 { return }
-            if ready < 0 && errno != EINTR { throw .failed(errno: errno) }
+        let writable: Bool
+        do throws(SystemCallError) {
+            writable = try SystemCall.poll(fd, events: POLLOUT, until: deadline)
+        } catch {
+            throw .failed(errno: error.errno)
         }
+        guard writable else { throw .timedOut }
     }
 
     private static func failure(_ code: Int32) -> Failure {
