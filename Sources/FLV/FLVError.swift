@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Everything that can go wrong reading or writing FLV, AMF0 or an AVC decoder configuration.
 ///
 /// Each case names one specific problem so a caller (and a test) can tell them apart; the
@@ -124,7 +128,7 @@ public enum FLVError: Error, Equatable, Sendable, CustomStringConvertible {
         case .malformedSPS(let reason):
             "malformed SPS: \(reason)"
         case .io(let operation, let path, let errno):
-            "\(operation) failed on \(path): errno \(errno)"
+            "\(operation) failed on \(path): \(String(cString: strerror(errno))) (errno \(errno))"
         case .writerClosed:
             "FLV file writer is already closed"
         }
