@@ -62,7 +62,8 @@ public enum CamcastRunner {
                 exitCode = 0
             } catch {
                 printError("error: \(error)")
-                exitCode = 1
+                // A file output that cannot be opened at start will not open on a restart either.
+                exitCode = if case PipelineError.outputUnavailable = error { ConfigError.exitCode } else { 1 }
             }
             tasks.cancelAll()
             return exitCode
@@ -85,14 +86,14 @@ public enum CamcastRunner {
                 continue
             }
             guard !stopping else {
-                StandardError.write("camcast: \(DaemonSignals.name(number)) again: exiting at once")
+                printError("\(DaemonSignals.name(number)) again: exiting at once", level: .notice)
                 _exit(128 + number)
             }
             stopping = true
             logger.notice("stopping", metadata: ["signal": "\(DaemonSignals.name(number))"])
             notifier.stopping()
             DispatchQueue.global().asyncAfter(deadline: .now() + stopBoundSeconds) {
-                StandardError.write("camcast: error: did not stop within \(Int(stopBoundSeconds)) s; exiting")
+                printError("error: did not stop within \(Int(stopBoundSeconds)) s; exiting")
                 _exit(1)
             }
             await group.triggerGracefulShutdown()
@@ -104,7 +105,7 @@ public enum CamcastRunner {
         do {
             let config = try CamcastConfig.load(path: path)
             let resolved = try SettingsResolver.runSettings(from: config, durationSeconds: nil, warnings: [])
-            if let warning = config.worldReadableKeyWarning(path: path) { printError("warning: \(warning)") }
+            if let warning = config.worldReadableKeyWarning(path: path) { printError("warning: \(warning)", level: .warning) }
             let settings = resolved.settings
             print(
                 "\(path): OK — source \(settings.source), \(settings.encoder.size)@\(settings.encoder.frameRate), "
@@ -124,8 +125,10 @@ public enum CamcastRunner {
         }
     }
 
-    /// One line on stderr, prefixed so it stands out from the log lines before it.
-    static func printError(_ message: String) {
-        StandardError.write("camcast: \(message)")
+    /// One line on stderr, prefixed so it stands out from the log lines before it (and, when
+    /// stderr is the journal, with its priority: these lines bypass the log handler).
+    static func printError(_ message: String, level: Logger.Level = .error) {
+        let priority = ConsoleLogHandler.Style.current == .journal ? level.journalPrefix : ""
+        StandardError.write(priority + "camcast: \(message)")
     }
 }

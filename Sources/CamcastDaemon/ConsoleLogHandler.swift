@@ -5,13 +5,24 @@ import Logging
 
 /// One line per message on stderr: `2026-11-22T21:40:00.123Z info streaming size=640x360 …`.
 ///
-/// Under systemd (JOURNAL_STREAM set) the journal stamps every line itself, so the timestamp is
-/// left out rather than printed twice. Metadata values are written as given: whatever reaches a
-/// logger must already be safe (RTMP URLs describe themselves with the stream key masked).
+/// Under systemd, when stderr is the journal (see `Style.current`), the journal stamps every line
+/// itself, so the timestamp is left out; instead each line starts with its sd-daemon priority
+/// prefix (`<3>error …`), which journald turns into PRIORITY= and strips, so that
+/// `journalctl -p warning` finds warnings and errors. Metadata values are written as given:
+/// whatever reaches a logger must already be safe (RTMP URLs describe themselves with the stream
+/// key masked).
 public struct ConsoleLogHandler: LogHandler {
+    /// How lines are dressed for where they go.
+    public enum Style: Sendable, Equatable {
+        /// A terminal or a file: each line starts with a UTC timestamp.
+        case terminal
+        /// journald's stream: each line starts with `<N>`, its syslog priority.
+        case journal
+    }
+
     public var metadata: Logger.Metadata = [:]
     private let label: String
-    private let withTimestamps: Bool
+    private let style: Style
     /// The process-wide level (from the config, changed by reloads)…
     private let sharedLevel: LogLevelSetting
     /// …unless code set one on this logger itself.
@@ -22,19 +33,19 @@ public struct ConsoleLogHandler: LogHandler {
         set { ownLevel = newValue }
     }
 
-    public init(label: String, level: LogLevelSetting, withTimestamps: Bool) {
+    public init(label: String, level: LogLevelSetting, style: Style) {
         self.label = label
         sharedLevel = level
-        self.withTimestamps = withTimestamps
+        self.style = style
     }
 
-    public init(label: String, level: Logger.Level, withTimestamps: Bool) {
-        self.init(label: label, level: LogLevelSetting(level), withTimestamps: withTimestamps)
+    public init(label: String, level: Logger.Level, style: Style) {
+        self.init(label: label, level: LogLevelSetting(level), style: style)
     }
 
-    /// Timestamps unless stderr is the journal.
+    /// Dressed for where stderr really goes.
     public static func standard(label: String, level: LogLevelSetting) -> ConsoleLogHandler {
-        ConsoleLogHandler(label: label, level: level, withTimestamps: getenv("JOURNAL_STREAM") == nil)
+        ConsoleLogHandler(label: label, level: level, style: .current)
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -43,14 +54,26 @@ public struct ConsoleLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var line = withTimestamps ? Self.timestamp() + " " : ""
-        line += "\(event.level) \(event.message)"
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-        for key in merged.keys.sorted() {
-            let value = "\(merged[key]!)"
+        StandardError.write(Self.line(level: event.level, message: "\(event.message)", metadata: merged, style: style))
+    }
+
+    /// The text of one log line (without its newline).
+    static func line(
+        level: Logger.Level, message: String, metadata: Logger.Metadata, style: Style,
+        timestamp: () -> String = Self.timestamp
+    ) -> String {
+        var line =
+            switch style {
+            case .terminal: timestamp() + " "
+            case .journal: level.journalPrefix
+            }
+        line += "\(level) \(message)"
+        for key in metadata.keys.sorted() {
+            let value = "\(metadata[key]!)"
             line += value.contains(" ") ? " \(key)=\"\(value)\"" : " \(key)=\(value)"
         }
-        StandardError.write(line)
+        return line
     }
 
     private static func timestamp() -> String {

@@ -31,7 +31,7 @@ final class FLVFileOutput: StreamOutput {
                 state.writer = try FLVFileWriter(path: path)
                 return .success(())
             } catch {
-                return .failure(.outputFailed(output: path, reason: "\(error)"))
+                return .failure(.outputUnavailable(output: path, reason: "\(error)"))
             }
         }
         try opened.get()

@@ -221,7 +221,7 @@ public struct Pipeline: Service {
             do {
                 return try AnnexBWriter(path: path, frameLimit: maxFrames)
             } catch {
-                throw PipelineError.outputFailed(output: path, reason: "\(error)")
+                throw PipelineError.outputUnavailable(output: path, reason: "\(error)")
             }
         }
     }

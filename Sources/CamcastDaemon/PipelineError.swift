@@ -3,6 +3,9 @@ public enum PipelineError: Error, CustomStringConvertible {
     case noOutputs
     case timestampOutOfRange(Int64)
     case outputFailed(output: String, reason: String)
+    /// A file output could not be opened at start (a path the sandbox or permissions forbid):
+    /// a configuration error, which restarting will not fix.
+    case outputUnavailable(output: String, reason: String)
     case sourceFailed(String)
     case encoderFailed(String)
 
@@ -14,6 +17,8 @@ public enum PipelineError: Error, CustomStringConvertible {
             "stream timestamp \(ms) ms is outside the FLV range"
         case .outputFailed(let output, let reason):
             "output \(output) failed: \(reason)"
+        case .outputUnavailable(let output, let reason):
+            "output \(output) cannot be opened: \(reason)"
         case .sourceFailed(let reason):
             "source failed: \(reason)"
         case .encoderFailed(let reason):

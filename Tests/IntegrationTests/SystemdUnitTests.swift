@@ -76,7 +76,8 @@ struct SystemdUnitTests {
     func unitsAreNotifyWithWatchdogReloadAndNoRestartOnBadConfig(_ unit: String) throws {
         let text = try String(contentsOf: Project.root.appendingPathComponent("systemd/\(unit)"), encoding: .utf8)
         for line in [
-            "Type=notify", "NotifyAccess=main", "WatchdogSec=30s", "ExecReload=/bin/kill -HUP $MAINPID",
+            "Type=notify", "NotifyAccess=main", "WatchdogSec=30s", "ExecReload=/bin/sh -c 'kill -HUP \"$MAINPID\"'",
+            "Environment=SWIFT_BACKTRACE=enable=no", "TimeoutAbortSec=5", "SystemCallFilter=setpriority",
             "Restart=on-failure", "RestartPreventExitStatus=78", "NoNewPrivileges=yes", "ProtectSystem=strict",
             "DeviceAllow=char-video4linux rw", "SupplementaryGroups=video", "CapabilityBoundingSet=",
         ] {
