@@ -15,10 +15,10 @@ enum SystemdBoot {
     static let skipReason: Comment =
         "needs root, debootstrap and systemd-container (scripts/install-deps); set CAMCAST_TEST_REQUIRE_INTEGRATION=1 to fail instead of skipping"
 
-    /// The .deb under test: CAMCAST_DEB (scripts/test builds it with scripts/package), else built
+    /// The .deb under test: CAMCAST_TEST_DEB (scripts/test builds it with scripts/package), else built
     /// here in a scratch directory of its own (`swift test` holds .build).
     static func deb() throws -> URL {
-        if let path = ProcessInfo.processInfo.environment["CAMCAST_DEB"] { return URL(fileURLWithPath: path) }
+        if let path = ProcessInfo.processInfo.environment["CAMCAST_TEST_DEB"] { return URL(fileURLWithPath: path) }
         let out = try Project.scratchDirectory("dist")
         let result = try ProcessRunner.run(
             "/usr/bin/env", ["SCRATCH=\(Project.root.path)/.build-package", Project.root.appendingPathComponent("scripts/package").path, out.path],
