@@ -1,5 +1,6 @@
 import Encoder
 import Media
+import TestSupport
 import Testing
 
 /// A frame borrowed from a capture buffer goes to the encoder without a copy; what comes out must
@@ -43,15 +44,31 @@ import Testing
             }
         }
         settings.keyframeIntervalFrames = 6
-        let owned = try Self.encode(frames, settings: settings, borrowed: false)
         let borrowed = try Self.encode(frames, settings: settings, borrowed: true)
-        #expect(owned.count == Self.frameCount)
-        #expect(owned.allSatisfy { $0.count > 100 })
-        #expect(borrowed == owned)
+        #expect(borrowed.count == Self.frameCount)
+        guard !testCase.delayed else {
+            // With B-frames and lookahead, libx264 164 does not code the same frames the same way
+            // twice (two owned runs differed in 5 of 8 tries here), so bytes cannot be compared.
+            // What a kept pointer would do instead is visible: the buffer is overwritten with 0x5A
+            // after every frame, so pictures x264 read late would decode as flat grey.
+            let file = try Harness.writeAnnexB(borrowed, name: "borrowed-delayed.h264")
+            let decoded = try FFmpegTools.decodedLuma(file, width: settings.size.width, height: settings.size.height)
+            try #require(decoded.count == Self.frameCount)
+            for (index, luma) in decoded.enumerated() {
+                let reference = TestFrames.frame(testCase.format, width: testCase.width, height: testCase.height, index: index).luma
+                let psnr = TestFrames.psnr(luma, reference)
+                #expect(psnr > PixelFormatConversionTests.minimumPSNR, "frame \(index): \(psnr) dB")
+            }
+            return
+        }
+        let owned = try Self.encode(frames, settings: settings, borrowed: false)
+        let bytes = { (pictures: [EncodedPicture]) in pictures.map { $0.nalUnits.flatMap(\.bytes) } }
+        #expect(bytes(owned).allSatisfy { $0.count > 100 })
+        #expect(bytes(borrowed) == bytes(owned))
     }
 
-    /// Every coded picture, NAL units concatenated, in output order.
-    static func encode(_ frames: [VideoFrame], settings: EncoderSettings, borrowed: Bool) throws -> [[UInt8]] {
+    /// Every coded picture, in output order.
+    static func encode(_ frames: [VideoFrame], settings: EncoderSettings, borrowed: Bool) throws -> [EncodedPicture] {
         let collector = PictureCollector()
         let session = try X264EncoderSession(settings: settings, logger: Harness.quietLogger) { collector.add($0) }
         let mapping = UnsafeMutableRawBufferPointer.allocate(
@@ -74,6 +91,6 @@ import Testing
             mapping.initializeMemory(as: UInt8.self, repeating: 0x5A)
         }
         try session.flush()
-        return collector.all.map { $0.nalUnits.flatMap(\.bytes) }
+        return collector.all
     }
 }
