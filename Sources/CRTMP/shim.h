@@ -81,16 +81,25 @@ static inline void crtmp_set_link_timeout(RTMP *r, int seconds) {
     r->Link.timeout = seconds;
 }
 
-/* RTMP_Connect resolves with gethostbyname and connects with no timeout. We connect
- * the TCP socket ourselves (with a deadline) and hand it over here. This mirrors
- * the post-connect part of RTMP_Connect0 + RTMP_Connect (rtmp.c): reset per-connection
- * flags, SO_RCVTIMEO = Link.timeout, TCP_NODELAY, enable acknowledgements, then
- * handshake + connect invoke via RTMP_Connect1. librtmp owns (and on failure closes)
- * the socket from here on. Returns TRUE/FALSE as librtmp does. */
-static inline int crtmp_connect_with_socket(RTMP *r, int fd) {
+/* RTMP_Connect resolves with gethostbyname (IPv4 only) and connects with no timeout. We connect
+ * the TCP socket ourselves (getaddrinfo, IPv4 or IPv6, with a deadline) and hand it over here, so
+ * librtmp never resolves or connects (RTMP_Connect/RTMP_Connect0 are never called; its parsed
+ * Link.hostname/port are unused). This mirrors the post-connect part of RTMP_Connect0 +
+ * RTMP_Connect (rtmp.c): reset per-connection flags, SO_RCVTIMEO = Link.timeout, TCP_NODELAY,
+ * enable acknowledgements, then handshake + connect invoke via RTMP_Connect1.
+ * `tls_session` (a gnutls_session_t whose handshake Camcast ran, or NULL) goes to m_sb.sb_ssl:
+ * RTMPSockBuf_Fill/Send then use gnutls_record_recv/send and RTMPSockBuf_Close ends it
+ * (gnutls_bye + gnutls_deinit). The SSL feature bit an rtmps:// URL sets is cleared so that
+ * RTMP_Connect1 never starts TLS of its own (it would, with no SNI and no verification).
+ * librtmp owns (and on failure closes) the socket and the session from here on. Returns
+ * TRUE/FALSE as librtmp does. */
+static inline int crtmp_connect_with_socket(RTMP *r, int fd, void *tls_session) {
     int on = 1;
+    int ok;
     struct timeval tv;
+    r->Link.protocol &= ~RTMP_FEATURE_SSL;
     r->m_sb.sb_socket = fd;
+    r->m_sb.sb_ssl = tls_session;
     r->m_sb.sb_timedout = 0;
     r->m_pausing = 0;
     r->m_fDuration = 0.0;
@@ -99,8 +108,15 @@ static inline int crtmp_connect_with_socket(RTMP *r, int fd) {
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
     r->m_bSendCounter = 1;
-    return RTMP_Connect1(r, NULL);
+    ok = RTMP_Connect1(r, NULL);
+    /* RTMPSockBuf_Fill adds a failed gnutls_record_recv's negative GnuTLS code (not -1) to
+     * sb_size; the connection is closed then, but leave no negative size behind. */
+    if (r->m_sb.sb_size < 0) r->m_sb.sb_size = 0;
+    return ok;
 }
+
+/* The TLS session librtmp reads and writes through (NULL for plain RTMP). */
+static inline void *crtmp_tls_session(const RTMP *r) { return r->m_sb.sb_ssl; }
 
 /* Camcast reads the server's side of the connection itself after the handshake (RTMPChunkReader,
  * RTMPServerMessageGuard in the RTMP module) and never calls RTMP_ReadPacket, which allocates

@@ -12,7 +12,9 @@ extension RTMPPublisher {
         try LibrtmpLog.withSink(logSink) { () throws(RTMPError) in
             try connectInsideLogScope()
         }
-        logger.info("RTMP publishing", metadata: ["url": "\(url)"])
+        logger.info("RTMP publishing", metadata: connectedTo.map {
+            ["url": "\(url)", "family": "\($0.family)", "address": "\($0.address)", "tls": "\(url.usesTLS)"]
+        } ?? ["url": "\(url)"])
     }
 
     private func connectInsideLogScope() throws(RTMPError) {
@@ -29,9 +31,9 @@ extension RTMPPublisher {
         let deadline = ContinuousClock.now + .seconds(timeout)
         crtmp_set_link_timeout(rtmp, Int32(clamping: timeout))
 
-        let fd: Int32
+        let connection: TCPConnector.Connection
         do throws(TCPConnector.Failure) {
-            fd = try TCPConnector.connect(host: url.host, port: url.port, timeoutSeconds: timeout)
+            connection = try TCPConnector.connect(host: url.host, port: url.port, timeoutSeconds: timeout)
         } catch {
             switch error {
             case .dns(let message): throw self.error(.dnsFailure, detail: message)
@@ -41,16 +43,20 @@ extension RTMPPublisher {
             }
         }
 
+        let fd = connection.socket
+        connectedTo = connection
+        logger.debug("RTMP TCP connected", metadata: ["family": "\(connection.family)", "address": "\(connection.address)"])
         // librtmp sets only a receive timeout; the send timeouts cover the handshake too.
         if !TCPConnector.setSendTimeouts(fd: fd, seconds: options.sendTimeoutSeconds) {
             logger.warning("RTMP send timeout not set", metadata: ["errno": "\(errno)"])
         }
 
-        // From here librtmp owns fd (it closes it on failure and in RTMP_Close).
         let cutoff = ConnectDeadline(socket: fd, at: deadline)
         defer { cutoff.disarm() }
+        let tlsSession = try startTLS(socket: fd, deadline: deadline, cutoff: cutoff)
+        // From here librtmp owns fd and the TLS session (it closes both on failure and in RTMP_Close).
         do throws(RTMPError) {
-            try handshakeAndPublish(socket: fd, deadline: deadline)
+            try handshakeAndPublish(socket: fd, tls: tlsSession, deadline: deadline)
         } catch {
             // Whatever the cut-off read made librtmp say, the reason is the deadline.
             guard cutoff.fired else { throw error }
@@ -77,13 +83,40 @@ extension RTMPPublisher {
             logger.warning("RTMP TCP_NOTSENT_LOWAT not set", metadata: ["errno": "\(errno)"])
         }
         _ = logSink.takeEvents()
+        RTMPTransport(rtmp).boundCloseWait(milliseconds: 1000)
         watch.attach(socket: RTMP_Socket(rtmp))
         state = .publishing(lastTimestamp: nil)
     }
 
+    /// For rtmps://, the TLS handshake on the connected socket (see `TLSSession`); nil for rtmp://.
+    /// On failure the socket is closed here, as librtmp does not own it yet.
+    private func startTLS(socket fd: Int32, deadline: ContinuousClock.Instant,
+                          cutoff: ConnectDeadline) throws(RTMPError) -> OpaquePointer? {
+        guard url.usesTLS else { return nil }
+        var trust: TLSTrust
+        do throws(TLSTrust.LoadFailure) {
+            if let loaded = tlsTrust { trust = loaded } else { trust = try TLSTrust(caFile: options.tlsCAFile) }
+        } catch {
+            Glibc.close(fd)
+            throw self.error(.tlsFailed(reason: error.reason))
+        }
+        tlsTrust = trust
+        do throws(TLSSession.Failure) {
+            return try TLSSession.handshake(socket: fd, host: url.host, trust: trust, deadline: deadline)
+        } catch {
+            Glibc.close(fd)
+            if cutoff.fired { throw self.error(.connectTimeout) }
+            switch error {
+            case .certificate(let reason): throw self.error(.certificateRejected(reason: reason))
+            case .handshake(let reason): throw self.error(.tlsFailed(reason: reason))
+            case .timedOut: throw self.error(.connectTimeout)
+            }
+        }
+    }
+
     /// The RTMP part of `connect`, on a connected socket, all before `deadline`.
-    private func handshakeAndPublish(socket fd: Int32, deadline: ContinuousClock.Instant) throws(RTMPError) {
-        guard crtmp_connect_with_socket(rtmp, fd) != 0 else {
+    private func handshakeAndPublish(socket fd: Int32, tls: OpaquePointer?, deadline: ContinuousClock.Instant) throws(RTMPError) {
+        guard crtmp_connect_with_socket(rtmp, fd, tls.map(UnsafeMutableRawPointer.init)) != 0 else {
             let timedOut = crtmp_is_timed_out(rtmp) != 0
             let events = logSink.takeEvents()
             RTMP_Close(rtmp)

@@ -56,26 +56,34 @@ extension RTMPPublisher {
         }
         inbound.queue.removeAll(keepingCapacity: true)
         inbound.queueStart = 0
-        let fd = RTMP_Socket(rtmp)
+        let transport = RTMPTransport(rtmp)
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
-            let count: Int
-            do throws(SystemCallError) {
-                guard try SystemCall.poll(fd, events: POLLIN, until: deadline) else { return .idle }
-                count = try SystemCall.run("recv") { recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT)) }
-            } catch where error.errno == EAGAIN {
-                continue  // readable was a false alarm (a checksum failure, say)
-            } catch {
-                count = -1
+            if !transport.hasPending {
+                let readable: Bool
+                do throws(SystemCallError) {
+                    readable = try SystemCall.poll(transport.socket, events: POLLIN, until: deadline)
+                } catch {
+                    RTMP_Close(rtmp)
+                    return .progressed
+                }
+                guard readable else { return .idle }
             }
-            if count <= 0 {
-                // EOF (also what the connect deadline's shutdown looks like) or a failed socket.
-                if count == 0 { logSink.record(.closedByPeer) }
+            switch transport.read(into: &buffer) {
+            case .again:
+                continue  // readable was a false alarm (a checksum failure, say, or half a TLS record)
+            case .closed:
+                // EOF (also what the connect deadline's shutdown looks like).
+                logSink.record(.closedByPeer)
                 RTMP_Close(rtmp)
                 return .progressed
+            case .failed:
+                RTMP_Close(rtmp)
+                return .progressed
+            case .bytes(let count):
+                try accept(buffer.prefix(count), into: &inbound)
+                return .progressed
             }
-            try accept(buffer.prefix(count), into: &inbound)
-            return .progressed
         }
     }
 

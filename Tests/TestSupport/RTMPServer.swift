@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// `environment` passes settings to the script (e.g. `RTMP_RECORD_UNIQUE=on`, `RTMP_LOG_LEVEL=debug`);
 /// `namespace` runs nginx inside a network namespace, where a test may black-hole or throttle its
-/// traffic. Stopped gracefully when released.
+/// traffic; `RTMP_LISTEN=[::1]` makes it listen on IPv6 loopback only. Stopped gracefully when released.
 public final class RTMPServer {
     public let state: URL
     public let port: Int
@@ -30,8 +30,11 @@ public final class RTMPServer {
         counter.add(1, ordering: .relaxed).newValue % 4
     }
 
+    /// The address nginx listens on, as a URL writes it (`127.0.0.1`, or `[::1]`).
+    public var host: String { environment["RTMP_LISTEN"] ?? "127.0.0.1" }
+
     public func url(app: String, name: String, query: String? = nil) -> String {
-        "rtmp://127.0.0.1:\(port)/\(app)/\(name)" + (query.map { "?" + $0 } ?? "")
+        "rtmp://\(host):\(port)/\(app)/\(name)" + (query.map { "?" + $0 } ?? "")
     }
 
     /// The recording of stream `name` in the `rec` app.
@@ -63,7 +66,7 @@ public final class RTMPServer {
 
     /// nginx-rtmp's control API: the server drops the publisher of `app/name`.
     public func dropPublisher(app: String, name: String) throws {
-        let url = "http://127.0.0.1:\(httpPort)/control/drop/publisher?app=\(app)&name=\(name)"
+        let url = "http://\(host):\(httpPort)/control/drop/publisher?app=\(app)&name=\(name)"
         let result = try ProcessRunner.run("/usr/bin/env", (namespace?.execPrefix ?? []) + ["curl", "-sf", url], timeout: 10)
         guard result.status == 0 else { throw HarnessError("control/drop failed (\(result.status)): \(result.stderr)") }
     }
