@@ -83,7 +83,6 @@ extension RTMPPublisher {
             logger.warning("RTMP TCP_NOTSENT_LOWAT not set", metadata: ["errno": "\(errno)"])
         }
         _ = logSink.takeEvents()
-        RTMPTransport(rtmp).boundCloseWait(milliseconds: 1000)
         watch.attach(socket: RTMP_Socket(rtmp))
         state = .publishing(lastTimestamp: nil)
     }
@@ -116,13 +115,18 @@ extension RTMPPublisher {
 
     /// The RTMP part of `connect`, on a connected socket, all before `deadline`.
     private func handshakeAndPublish(socket fd: Int32, tls: OpaquePointer?, deadline: ContinuousClock.Instant) throws(RTMPError) {
+        // librtmp reads the RTMP handshake through the session: no wait past the deadline.
+        if let tls { TLSSession.limitWaits(tls, until: deadline) }
         guard crtmp_connect_with_socket(rtmp, fd, tls.map(UnsafeMutableRawPointer.init)) != 0 else {
             let timedOut = crtmp_is_timed_out(rtmp) != 0
             let events = logSink.takeEvents()
             RTMP_Close(rtmp)
             throw error(timedOut ? .connectTimeout : Self.handshakeFailureKind(events))
         }
-        // From here the server's bytes are read and checked by Camcast (RTMPPublisher+Receive).
+        // From here the server's bytes are read and checked by Camcast (RTMPPublisher+Receive),
+        // only when poll says some arrived. The one read librtmp still makes through a TLS
+        // session is gnutls_bye's wait for the server's close_notify in RTMP_Close: 1 s at most.
+        if let tls { TLSSession.limitWaits(tls, until: .now + .seconds(1)) }
         var inbound = Inbound()
         try takeBytesBufferedByHandshake(into: &inbound)
         try awaitPublishStart(&inbound, before: deadline)

@@ -56,10 +56,4 @@ struct RTMPTransport {
         default: return .failed
         }
     }
-
-    /// After publish starts nothing reads; the only read left is `gnutls_bye` in `RTMP_Close`
-    /// waiting for the server's close_notify. Bound it so a dead link cannot hold a close.
-    func boundCloseWait(milliseconds: UInt32) {
-        if let tls { gnutls_record_set_timeout(tls, milliseconds) }
-    }
 }

@@ -26,9 +26,7 @@ enum TLSSession {
     /// caller hands to librtmp; on failure nothing is left to free (the socket stays the caller's).
     static func handshake(socket fd: Int32, host: String, trust: TLSTrust,
                           deadline: ContinuousClock.Instant) throws(Failure) -> OpaquePointer {
-        let remaining = ContinuousClock.now.duration(to: deadline)
-        let milliseconds = UInt32(clamping: max(1, remaining.components.seconds * 1000
-                                                   + remaining.components.attoseconds / 1_000_000_000_000_000))
+        let milliseconds = milliseconds(until: deadline)
         let sni: String? = isAddressLiteral(host) ? nil : host
         var created: OpaquePointer?
         let rc = cgnutls_client_new(&created, trust.credentials, fd, sni, host, milliseconds)
@@ -49,6 +47,18 @@ enum TLSSession {
         }
         gnutls_deinit(session)
         throw failure
+    }
+
+    /// Bounds every later wait for the server inside `session` (gnutls_record_recv, and
+    /// gnutls_bye's wait for close_notify in librtmp's `RTMP_Close`) to the time left until
+    /// `deadline` (at least 1 ms): without it they wait up to the socket's receive timeout.
+    static func limitWaits(_ session: OpaquePointer, until deadline: ContinuousClock.Instant) {
+        gnutls_record_set_timeout(session, milliseconds(until: deadline))
+    }
+
+    static func milliseconds(until deadline: ContinuousClock.Instant) -> UInt32 {
+        let remaining = ContinuousClock.now.duration(to: deadline).components
+        return UInt32(clamping: max(1, remaining.seconds * 1000 + remaining.attoseconds / 1_000_000_000_000_000))
     }
 
     /// The reasons GnuTLS found, in words, most useful first.

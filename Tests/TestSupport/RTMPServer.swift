@@ -19,10 +19,22 @@ public final class RTMPServer {
         self.environment = environment
         self.namespace = namespace
         state = try Project.scratchDirectory("rtmp")
-        // Ports from the pid and a counter: parallel test processes do not collide.
-        port = 20000 + Int(getpid() % 2000) * 4 + RTMPServer.nextOffset()
+        // Ports from the pid and a counter: parallel test processes do not collide. Within one
+        // process more than four servers may be up at once (suites run in parallel): a port in
+        // use is then retried at a random one in the same range (20000…27999, HTTP +10000).
+        var port = 20000 + Int(getpid() % 2000) * 4 + RTMPServer.nextOffset()
+        var attempt = 0
+        while true {
+            do {
+                try Self.runScript("start", state: state, port: port, environment: environment, namespace: namespace)
+                break
+            } catch let error as HarnessError where error.description.contains("already in use") && attempt < 8 {
+                attempt += 1
+                port = Int.random(in: 20000..<28000)
+            }
+        }
+        self.port = port
         httpPort = port + 10000
-        try run("start")
     }
 
     private static let counter = Atomic<Int>(0)
@@ -78,8 +90,13 @@ public final class RTMPServer {
     public func start() throws { try run("start") }
 
     private func run(_ command: String) throws {
+        try Self.runScript(command, state: state, port: port, environment: environment, namespace: namespace)
+    }
+
+    private static func runScript(_ command: String, state: URL, port: Int, environment: [String: String],
+                                  namespace: (any CommandPrefixing)?) throws {
         let script = Project.root.appendingPathComponent("scripts/rtmp-server").path
-        let settings = ["RTMP_STATE=\(state.path)", "RTMP_PORT=\(port)", "RTMP_HTTP_PORT=\(httpPort)"]
+        let settings = ["RTMP_STATE=\(state.path)", "RTMP_PORT=\(port)", "RTMP_HTTP_PORT=\(port + 10000)"]
             + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let result = try ProcessRunner.run(
             "/usr/bin/env", (namespace?.execPrefix ?? []) + ["/usr/bin/env"] + settings + [script, command], timeout: 30)
