@@ -83,8 +83,8 @@ static inline void crtmp_set_link_timeout(RTMP *r, int seconds) {
 
 /* RTMP_Connect resolves with gethostbyname (IPv4 only) and connects with no timeout. We connect
  * the TCP socket ourselves (getaddrinfo, IPv4 or IPv6, with a deadline) and hand it over here, so
- * librtmp never resolves or connects (RTMP_Connect/RTMP_Connect0 are never called; its parsed
- * Link.hostname/port are unused). This mirrors the post-connect part of RTMP_Connect0 +
+ * librtmp never resolves or connects: Camcast never calls RTMP_Connect, and the one place librtmp
+ * calls it itself (publisher auth, below) finds no host name. Its parsed Link.port is unused. This mirrors the post-connect part of RTMP_Connect0 +
  * RTMP_Connect (rtmp.c): reset per-connection flags, SO_RCVTIMEO = Link.timeout, TCP_NODELAY,
  * enable acknowledgements, then handshake + connect invoke via RTMP_Connect1.
  * `tls_session` (a gnutls_session_t whose handshake Camcast ran, or NULL) goes to m_sb.sb_ssl:
@@ -98,6 +98,12 @@ static inline int crtmp_connect_with_socket(RTMP *r, int fd, void *tls_session) 
     int ok;
     struct timeval tv;
     r->Link.protocol &= ~RTMP_FEATURE_SSL;
+    /* No host name left for librtmp to connect to: HandleInvoke answers an `_error` to connect
+     * that asks for Adobe publisher auth (PublisherAuth returns 1) with CloseInternal +
+     * RTMP_Connect + RTMP_ConnectStream — gethostbyname, a blocking connect with no timeout, no
+     * TLS, and RTMP_ReadPacket unguarded. RTMP_Connect returns FALSE at once without a host name.
+     * Nothing else Camcast uses reads it (tcUrl, app and playpath are their own fields). */
+    r->Link.hostname.av_len = 0;
     r->m_sb.sb_socket = fd;
     r->m_sb.sb_ssl = tls_session;
     r->m_sb.sb_timedout = 0;

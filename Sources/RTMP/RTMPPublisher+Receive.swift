@@ -87,12 +87,23 @@ extension RTMPPublisher {
         }
     }
 
+    /// What librtmp's `PublisherAuth` looks for (strstr) in an `_error` reply's description.
+    static let publisherAuthMarker = Array("authmod=".utf8)
+
     /// Parses and checks `bytes`; queues the messages librtmp should see.
     private func accept(_ bytes: ArraySlice<UInt8>, into inbound: inout Inbound) throws(RTMPError) {
+        var asksForPublisherAuth = false
         do throws(RTMPProtocolViolation) {
             for message in try inbound.reader.feed(bytes) {
                 guard case .deliver(let summary) = try RTMPServerMessageGuard.check(message, limits: inbound.reader.limits) else {
                     continue
+                }
+                if summary?.command == "_error", message.body.firstRange(of: Self.publisherAuthMarker) != nil {
+                    // librtmp answers this with PublisherAuth (authmod=adobe/llnw), whose string
+                    // handling corrupted the heap in a test (glibc "free(): invalid size") and
+                    // which then reconnects on its own. Camcast has no publisher credentials.
+                    asksForPublisherAuth = true
+                    break
                 }
                 if let summary, summary.command == "onStatus", let description = summary.properties["description"] {
                     // librtmp logs only the code; the description tells "already publishing" apart.
@@ -103,6 +114,11 @@ extension RTMPPublisher {
         } catch {
             RTMP_Close(rtmp)
             throw self.error(.protocolViolation(reason: error.description))
+        }
+        if asksForPublisherAuth {
+            RTMP_Close(rtmp)
+            throw self.error(.connectRejected(
+                reason: "server asks for publisher authentication (authmod), which Camcast does not support"))
         }
     }
 
