@@ -39,17 +39,11 @@ static inline int cgnutls_credentials_new(const char *ca_file, gnutls_certificat
 static inline int cgnutls_client_new(gnutls_session_t *out, gnutls_certificate_credentials_t cred, int fd,
                                      const char *sni_name, const char *verify_name, unsigned timeout_ms) {
     gnutls_session_t s;
-    /* TLS 1.2 at most, and no session tickets. Why: librtmp reads the RTMP handshake (S0 S1 S2)
-     * through gnutls_record_recv, and its RTMPSockBuf_Fill takes any return but -1 as a byte
-     * count. A TLS 1.3 server sends NewSessionTicket after the handshake (OpenSSL does even to a
-     * client that offers no psk_key_exchange_modes: seen with stunnel 5.68), and the
-     * gnutls_record_recv that meets it returns GNUTLS_E_AGAIN (-28) even on a blocking socket:
-     * librtmp adds -28 to its buffer size and fails the handshake. TLS 1.2 has no post-handshake
-     * messages but renegotiation. Lifting this needs Camcast to read the RTMP handshake itself.
-     * Camcast never resumes sessions: each connect is a full handshake. */
+    /* No session tickets: Camcast never resumes (each connect is a full handshake), and a
+     * client that offers no psk_key_exchange_modes need not be sent any (RFC 8446 §4.6.1). */
     int rc = gnutls_init(&s, GNUTLS_CLIENT | GNUTLS_NO_TICKETS);
     if (rc < 0) return rc;
-    if ((rc = gnutls_set_default_priority_append(s, "-VERS-TLS1.3", NULL, 0)) < 0 ||
+    if ((rc = gnutls_set_default_priority(s)) < 0 ||
         (rc = gnutls_credentials_set(s, GNUTLS_CRD_CERTIFICATE, cred)) < 0 ||
         (sni_name && (rc = gnutls_server_name_set(s, GNUTLS_NAME_DNS, sni_name, strlen(sni_name))) < 0)) {
         gnutls_deinit(s);

@@ -87,13 +87,9 @@ static inline void crtmp_set_link_timeout(RTMP *r, int seconds) {
  * calls it itself (publisher auth, below) finds no host name. Its parsed Link.port is unused. This mirrors the post-connect part of RTMP_Connect0 +
  * RTMP_Connect (rtmp.c): reset per-connection flags, SO_RCVTIMEO = Link.timeout, TCP_NODELAY,
  * enable acknowledgements, then handshake + connect invoke via RTMP_Connect1.
- * `tls_session` (a gnutls_session_t whose handshake Camcast ran, or NULL) goes to m_sb.sb_ssl:
- * RTMPSockBuf_Fill/Send then use gnutls_record_recv/send and RTMPSockBuf_Close ends it
- * (gnutls_bye + gnutls_deinit). The SSL feature bit an rtmps:// URL sets is cleared so that
- * RTMP_Connect1 never starts TLS of its own (it would, with no SNI and no verification).
- * librtmp owns (and on failure closes) the socket and the session from here on. Returns
- * TRUE/FALSE as librtmp does. */
-static inline int crtmp_connect_with_socket(RTMP *r, int fd, void *tls_session) {
+ * librtmp owns (and on failure closes) the socket from here on. rtmps:// connects through
+ * crtmp_connect_after_handshake instead. Returns TRUE/FALSE as librtmp does. */
+static inline int crtmp_connect_with_socket(RTMP *r, int fd) {
     int on = 1;
     int ok;
     struct timeval tv;
@@ -105,7 +101,6 @@ static inline int crtmp_connect_with_socket(RTMP *r, int fd, void *tls_session) 
      * Nothing else Camcast uses reads it (tcUrl, app and playpath are their own fields). */
     r->Link.hostname.av_len = 0;
     r->m_sb.sb_socket = fd;
-    r->m_sb.sb_ssl = tls_session;
     r->m_sb.sb_timedout = 0;
     r->m_pausing = 0;
     r->m_fDuration = 0.0;
@@ -115,10 +110,55 @@ static inline int crtmp_connect_with_socket(RTMP *r, int fd, void *tls_session) 
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
     r->m_bSendCounter = 1;
     ok = RTMP_Connect1(r, NULL);
-    /* RTMPSockBuf_Fill adds a failed gnutls_record_recv's negative GnuTLS code (not -1) to
-     * sb_size; the connection is closed then, but leave no negative size behind. */
-    if (r->m_sb.sb_size < 0) r->m_sb.sb_size = 0;
     return ok;
+}
+
+/* rtmps:// (RTMPPublisher+TLSHandshake.swift): Camcast has run the TLS handshake and the RTMP
+ * handshake itself through the TLS session; librtmp's RTMP_Connect1 always runs a handshake of
+ * its own before sending `connect`, so it runs it here against a stand-in: its writes go to
+ * `local_fd` (one end of a socketpair whose other end Camcast reads: C0 C1 C2, then the connect
+ * command, which Camcast forwards through the TLS session), and its reads are served from
+ * `stand_in` (S0 S1 S2, 3073 bytes) placed in its read buffer. librtmp never reads through the TLS
+ * session, so it never meets GNUTLS_E_AGAIN from a TLS 1.3 post-handshake message (which its
+ * RTMPSockBuf_Fill would add to its buffer size). On failure librtmp closes `local_fd`.
+ * Returns TRUE/FALSE as librtmp does. */
+static inline int crtmp_connect_after_handshake(RTMP *r, int local_fd, const uint8_t *stand_in, int length) {
+    if (length <= 0 || length > RTMP_BUFFER_CACHE_SIZE) return 0;
+    r->Link.protocol &= ~RTMP_FEATURE_SSL;
+    r->Link.hostname.av_len = 0;
+    r->m_sb.sb_socket = local_fd;
+    r->m_sb.sb_ssl = NULL;
+    r->m_sb.sb_timedout = 0;
+    r->m_pausing = 0;
+    r->m_fDuration = 0.0;
+    r->m_sb.sb_start = r->m_sb.sb_buf;
+    memcpy(r->m_sb.sb_buf, stand_in, (size_t)length);
+    r->m_sb.sb_size = length;
+    r->m_bSendCounter = 1;
+    return RTMP_Connect1(r, NULL);
+}
+
+/* The stand-in connection for crtmp_connect_after_handshake: a close-on-exec socketpair. */
+static inline int crtmp_local_pair(int *fds) { return socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds); }
+
+/* A stand-in connection that failed after RTMP_Connect1 succeeded on it: librtmp forgets the
+ * socket (already closed by Camcast), so RTMP_Close sends nothing and closes nothing. */
+static inline void crtmp_forget_socket(RTMP *r) { r->m_sb.sb_socket = -1; }
+
+/* After crtmp_connect_after_handshake: librtmp writes to the real connection from here on (and
+ * owns `fd` and `tls_session`: RTMP_Close ends both). The socket options mirror
+ * crtmp_connect_with_socket's. */
+static inline void crtmp_use_connection(RTMP *r, int fd, void *tls_session) {
+    int on = 1;
+    struct timeval tv;
+    r->m_sb.sb_socket = fd;
+    r->m_sb.sb_ssl = tls_session;
+    r->m_sb.sb_size = 0;
+    r->m_sb.sb_start = r->m_sb.sb_buf;
+    tv.tv_sec = r->Link.timeout;
+    tv.tv_usec = 0;
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
 }
 
 /* The TLS session librtmp reads and writes through (NULL for plain RTMP). */

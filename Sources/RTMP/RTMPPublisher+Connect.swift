@@ -13,7 +13,7 @@ extension RTMPPublisher {
             try connectInsideLogScope()
         }
         logger.info("RTMP publishing", metadata: connectedTo.map {
-            ["url": "\(url)", "family": "\($0.family)", "address": "\($0.address)", "tls": "\(url.usesTLS)"]
+            ["url": "\(url)", "family": "\($0.family)", "address": "\($0.address)", "tls": "\(tlsProtocol ?? "none")"]
         } ?? ["url": "\(url)"])
     }
 
@@ -54,7 +54,8 @@ extension RTMPPublisher {
         let cutoff = ConnectDeadline(socket: fd, at: deadline)
         defer { cutoff.disarm() }
         let tlsSession = try startTLS(socket: fd, deadline: deadline, cutoff: cutoff)
-        // From here librtmp owns fd and the TLS session (it closes both on failure and in RTMP_Close).
+        // From here librtmp owns fd and the TLS session (it closes both on failure and in RTMP_Close;
+        // for rtmps://, connectOverTLS closes them itself until it hands them over).
         do throws(RTMPError) {
             try handshakeAndPublish(socket: fd, tls: tlsSession, deadline: deadline)
         } catch {
@@ -91,6 +92,7 @@ extension RTMPPublisher {
     /// On failure the socket is closed here, as librtmp does not own it yet.
     private func startTLS(socket fd: Int32, deadline: ContinuousClock.Instant,
                           cutoff: ConnectDeadline) throws(RTMPError) -> OpaquePointer? {
+        tlsProtocol = nil
         guard url.usesTLS else { return nil }
         var trust: TLSTrust
         do throws(TLSTrust.LoadFailure) {
@@ -101,7 +103,9 @@ extension RTMPPublisher {
         }
         tlsTrust = trust
         do throws(TLSSession.Failure) {
-            return try TLSSession.handshake(socket: fd, host: url.host, trust: trust, deadline: deadline)
+            let session = try TLSSession.handshake(socket: fd, host: url.host, trust: trust, deadline: deadline)
+            tlsProtocol = TLSSession.protocolName(session)
+            return session
         } catch {
             Glibc.close(fd)
             if cutoff.fired { throw self.error(.connectTimeout) }
@@ -115,20 +119,25 @@ extension RTMPPublisher {
 
     /// The RTMP part of `connect`, on a connected socket, all before `deadline`.
     private func handshakeAndPublish(socket fd: Int32, tls: OpaquePointer?, deadline: ContinuousClock.Instant) throws(RTMPError) {
-        // librtmp reads the RTMP handshake through the session: no wait past the deadline.
-        if let tls { TLSSession.limitWaits(tls, until: deadline) }
-        guard crtmp_connect_with_socket(rtmp, fd, tls.map(UnsafeMutableRawPointer.init)) != 0 else {
-            let timedOut = crtmp_is_timed_out(rtmp) != 0
-            let events = logSink.takeEvents()
-            RTMP_Close(rtmp)
-            throw error(timedOut ? .connectTimeout : Self.handshakeFailureKind(events))
-        }
-        // From here the server's bytes are read and checked by Camcast (RTMPPublisher+Receive),
-        // only when poll says some arrived. The one read librtmp still makes through a TLS
-        // session is gnutls_bye's wait for the server's close_notify in RTMP_Close: 1 s at most.
-        if let tls { TLSSession.limitWaits(tls, until: .now + .seconds(1)) }
         var inbound = Inbound()
-        try takeBytesBufferedByHandshake(into: &inbound)
+        if let tls {
+            // No wait inside the session past the deadline (a record that arrives in part).
+            TLSSession.limitWaits(tls, until: deadline)
+            let leftover = try connectOverTLS(socket: fd, tls: tls, deadline: deadline)
+            // From here Camcast reads only when poll says bytes arrived; the one read librtmp
+            // makes through the session is gnutls_bye's wait for close_notify in RTMP_Close.
+            TLSSession.limitWaits(tls, until: .now + .seconds(1))
+            try accept(leftover[...], into: &inbound)
+        } else {
+            guard crtmp_connect_with_socket(rtmp, fd) != 0 else {
+                let timedOut = crtmp_is_timed_out(rtmp) != 0
+                let events = logSink.takeEvents()
+                RTMP_Close(rtmp)
+                throw error(timedOut ? .connectTimeout : Self.handshakeFailureKind(events))
+            }
+            // From here the server's bytes are read and checked by Camcast (RTMPPublisher+Receive).
+            try takeBytesBufferedByHandshake(into: &inbound)
+        }
         try awaitPublishStart(&inbound, before: deadline)
         try watchForLateRefusal(&inbound, milliseconds: options.publishSettleMilliseconds)
     }

@@ -91,7 +91,7 @@ extension RTMPPublisher {
     static let publisherAuthMarker = Array("authmod=".utf8)
 
     /// Parses and checks `bytes`; queues the messages librtmp should see.
-    private func accept(_ bytes: ArraySlice<UInt8>, into inbound: inout Inbound) throws(RTMPError) {
+    func accept(_ bytes: ArraySlice<UInt8>, into inbound: inout Inbound) throws(RTMPError) {
         var asksForPublisherAuth = false
         do throws(RTMPProtocolViolation) {
             for message in try inbound.reader.feed(bytes) {

@@ -38,6 +38,8 @@ public final class RTMPPublisher {
     var state = State.idle
     /// The address of the last TCP connection, for the connect log line.
     var connectedTo: TCPConnector.Connection?
+    /// rtmps://: the TLS version the last connection negotiated ("TLS1.3"), for the log line.
+    var tlsProtocol: String?
     /// rtmps:// only: the trusted CAs, loaded at the first TLS connect and kept for the sessions
     /// librtmp holds (released after `RTMP_Close` in `deinit`).
     var tlsTrust: TLSTrust?

@@ -19,6 +19,33 @@ struct RTMPTransport {
         tls = crtmp_tls_session(rtmp).map(OpaquePointer.init)
     }
 
+    /// A connection librtmp does not hold yet (rtmps://, before `crtmp_use_connection`).
+    init(socket: Int32, tls: OpaquePointer?) {
+        self.socket = socket
+        self.tls = tls
+    }
+
+    /// Sends all of `bytes` (through the TLS session when there is one); false on any failure.
+    func write(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent: Int = bytes[offset...].withUnsafeBytes { chunk in
+                if let tls { return gnutls_record_send(tls, chunk.baseAddress, chunk.count) }
+                return send(socket, chunk.baseAddress, chunk.count, Int32(MSG_NOSIGNAL))
+            }
+            if sent > 0 {
+                offset += sent
+            } else if tls != nil, sent == Int(GNUTLS_E_AGAIN) || sent == Int(GNUTLS_E_INTERRUPTED) {
+                continue
+            } else if tls == nil, sent < 0, errno == EINTR {
+                continue
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+
     enum Read {
         case bytes(Int)
         /// Nothing after all (a false readable, a TLS record still incomplete): poll again.

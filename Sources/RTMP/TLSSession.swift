@@ -49,6 +49,16 @@ enum TLSSession {
         throw failure
     }
 
+    /// The negotiated protocol, "TLS1.3" or "TLS1.2", for the connect log line.
+    static func protocolName(_ session: OpaquePointer) -> String {
+        gnutls_protocol_get_name(gnutls_protocol_get_version(session)).map { String(cString: $0) } ?? "TLS"
+    }
+
+    /// Ends a session librtmp was never given (a failed connect): no close_notify, just freed.
+    static func discard(_ session: OpaquePointer) {
+        gnutls_deinit(session)
+    }
+
     /// Bounds every later wait for the server inside `session` (gnutls_record_recv, and
     /// gnutls_bye's wait for close_notify in librtmp's `RTMP_Close`) to the time left until
     /// `deadline` (at least 1 ms): without it they wait up to the socket's receive timeout.

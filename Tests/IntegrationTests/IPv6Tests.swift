@@ -15,6 +15,7 @@ struct IPv6Tests {
         let published = result.stderr.split(separator: "\n").filter { $0.contains("RTMP publishing") }
         #expect(published.count == 1, "\(result.stderr)", sourceLocation: sourceLocation)
         #expect(published.first?.contains("family=IPv6") == true, "\(published)", sourceLocation: sourceLocation)
+        #expect(published.first?.contains("tls=none") == true, "\(published)", sourceLocation: sourceLocation)
         #expect(published.first?.contains("address=[::1]:\(server.port)") == true, "\(published)", sourceLocation: sourceLocation)
         let video = try ProbedVideo.probe(server.recording(streamKey))
         #expect(video.decodedFrames >= 88, "recorded \(video.decodedFrames) of 90 frames", sourceLocation: sourceLocation)

@@ -13,7 +13,9 @@ final class TLSTerminator {
     private let configFile: URL
     private var process: RunningProcess?
 
-    init(in directory: URL, backendPort: Int, certificateNames: String = "DNS:localhost,IP:127.0.0.1") throws {
+    /// `maxVersion`: stunnel's `sslVersionMax` (e.g. "TLSv1.2"); nil offers TLS 1.3 too.
+    init(in directory: URL, backendPort: Int, certificateNames: String = "DNS:localhost,IP:127.0.0.1",
+         maxVersion: String? = nil) throws {
         self.directory = directory
         self.backendPort = backendPort
         port = backendPort + 20_000
@@ -39,6 +41,7 @@ final class TLSTerminator {
             accept = 127.0.0.1:\(port)
             connect = 127.0.0.1:\(backendPort)
             cert = \(path)/server.bundle
+            \(maxVersion.map { "sslVersionMax = \($0)" } ?? "")
 
             """
         try config.write(to: configFile, atomically: true, encoding: .utf8)

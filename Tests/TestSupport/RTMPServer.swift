@@ -19,10 +19,13 @@ public final class RTMPServer {
         self.environment = environment
         self.namespace = namespace
         state = try Project.scratchDirectory("rtmp")
-        // Ports from the pid and a counter: parallel test processes do not collide. Within one
-        // process more than four servers may be up at once (suites run in parallel): a port in
-        // use is then retried at a random one in the same range (20000…27999, HTTP +10000).
-        var port = 20000 + Int(getpid() % 2000) * 4 + RTMPServer.nextOffset()
+        // Ports from the pid and a counter: parallel test processes do not collide. A process's
+        // first four servers get its own four ports (20000…27999); later ones, which a counter
+        // wrapping around would give a port still held — or held again after a restart — by an
+        // earlier server of the same process, get a random one in 28000…29999, as does a retry
+        // after "already in use". HTTP is RTMP + 10000.
+        let index = RTMPServer.nextIndex()
+        var port = index < 4 ? 20000 + Int(getpid() % 2000) * 4 + index : Int.random(in: 28000..<30000)
         var attempt = 0
         while true {
             do {
@@ -30,7 +33,7 @@ public final class RTMPServer {
                 break
             } catch let error as HarnessError where error.description.contains("already in use") && attempt < 8 {
                 attempt += 1
-                port = Int.random(in: 20000..<28000)
+                port = Int.random(in: 28000..<30000)
             }
         }
         self.port = port
@@ -38,8 +41,8 @@ public final class RTMPServer {
     }
 
     private static let counter = Atomic<Int>(0)
-    private static func nextOffset() -> Int {
-        counter.add(1, ordering: .relaxed).newValue % 4
+    private static func nextIndex() -> Int {
+        counter.add(1, ordering: .relaxed).newValue - 1
     }
 
     /// The address nginx listens on, as a URL writes it (`127.0.0.1`, or `[::1]`).
