@@ -21,6 +21,8 @@ let package = Package(
         // C libraries: one shim module each (module.modulemap + shim.h).
         .systemLibrary(name: "CX264", pkgConfig: "x264", providers: [.apt(["libx264-dev"])]),
         .systemLibrary(name: "CRTMP", pkgConfig: "librtmp", providers: [.apt(["librtmp-dev"])]),
+        // GnuTLS for rtmps:// (the handshake and certificate checks librtmp 2.4 does not do).
+        .systemLibrary(name: "CGnuTLS", pkgConfig: "gnutls", providers: [.apt(["libgnutls28-dev"])]),
         .systemLibrary(name: "CV4L2", providers: [.apt(["linux-libc-dev"])]),
         .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
@@ -38,8 +40,8 @@ let package = Package(
         // RTMP URLs: the one parser and validator, and stream-key redaction. Pure Swift, so Config can
         // check `outputs[].url` by the same rules the publisher uses without linking librtmp.
         .target(name: "RTMPAddress"),
-        // Stage 4: the librtmp publisher.
-        .target(name: "RTMP", dependencies: ["CRTMP", "Media", "RTMPAddress", .product(name: "Logging", package: "swift-log")]),
+        // Stage 4: the librtmp publisher (GnuTLS for rtmps://).
+        .target(name: "RTMP", dependencies: ["CRTMP", "CGnuTLS", "Media", "RTMPAddress", .product(name: "Logging", package: "swift-log")]),
         // Configuration file model and validation, pure Swift (+ Yams for parsing; Media's value types).
         // YAMLEventScan also reads libyaml's events through Yams' own CYaml module, so a file's work
         // is bounded before Yams composes it (no library beyond what Yams already links).

@@ -81,15 +81,25 @@ static inline void crtmp_set_link_timeout(RTMP *r, int seconds) {
     r->Link.timeout = seconds;
 }
 
-/* RTMP_Connect resolves with gethostbyname and connects with no timeout. We connect
- * the TCP socket ourselves (with a deadline) and hand it over here. This mirrors
- * the post-connect part of RTMP_Connect0 + RTMP_Connect (rtmp.c): reset per-connection
- * flags, SO_RCVTIMEO = Link.timeout, TCP_NODELAY, enable acknowledgements, then
- * handshake + connect invoke via RTMP_Connect1. librtmp owns (and on failure closes)
- * the socket from here on. Returns TRUE/FALSE as librtmp does. */
+/* RTMP_Connect resolves with gethostbyname (IPv4 only) and connects with no timeout. We connect
+ * the TCP socket ourselves (getaddrinfo, IPv4 or IPv6, with a deadline) and hand it over here, so
+ * librtmp never resolves or connects: Camcast never calls RTMP_Connect, and the one place librtmp
+ * calls it itself (publisher auth, below) finds no host name. Its parsed Link.port is unused. This mirrors the post-connect part of RTMP_Connect0 +
+ * RTMP_Connect (rtmp.c): reset per-connection flags, SO_RCVTIMEO = Link.timeout, TCP_NODELAY,
+ * enable acknowledgements, then handshake + connect invoke via RTMP_Connect1.
+ * librtmp owns (and on failure closes) the socket from here on. rtmps:// connects through
+ * crtmp_connect_after_handshake instead. Returns TRUE/FALSE as librtmp does. */
 static inline int crtmp_connect_with_socket(RTMP *r, int fd) {
     int on = 1;
+    int ok;
     struct timeval tv;
+    r->Link.protocol &= ~RTMP_FEATURE_SSL;
+    /* No host name left for librtmp to connect to: HandleInvoke answers an `_error` to connect
+     * that asks for Adobe publisher auth (PublisherAuth returns 1) with CloseInternal +
+     * RTMP_Connect + RTMP_ConnectStream — gethostbyname, a blocking connect with no timeout, no
+     * TLS, and RTMP_ReadPacket unguarded. RTMP_Connect returns FALSE at once without a host name.
+     * Nothing else Camcast uses reads it (tcUrl, app and playpath are their own fields). */
+    r->Link.hostname.av_len = 0;
     r->m_sb.sb_socket = fd;
     r->m_sb.sb_timedout = 0;
     r->m_pausing = 0;
@@ -99,8 +109,60 @@ static inline int crtmp_connect_with_socket(RTMP *r, int fd) {
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
     r->m_bSendCounter = 1;
+    ok = RTMP_Connect1(r, NULL);
+    return ok;
+}
+
+/* rtmps:// (RTMPPublisher+TLSHandshake.swift): Camcast has run the TLS handshake and the RTMP
+ * handshake itself through the TLS session; librtmp's RTMP_Connect1 always runs a handshake of
+ * its own before sending `connect`, so it runs it here against a stand-in: its writes go to
+ * `local_fd` (one end of a socketpair whose other end Camcast reads: C0 C1 C2, then the connect
+ * command, which Camcast forwards through the TLS session), and its reads are served from
+ * `stand_in` (S0 S1 S2, 3073 bytes) placed in its read buffer. librtmp never reads through the TLS
+ * session, so it never meets GNUTLS_E_AGAIN from a TLS 1.3 post-handshake message (which its
+ * RTMPSockBuf_Fill would add to its buffer size). On failure librtmp closes `local_fd`.
+ * Returns TRUE/FALSE as librtmp does. */
+static inline int crtmp_connect_after_handshake(RTMP *r, int local_fd, const uint8_t *stand_in, int length) {
+    if (length <= 0 || length > RTMP_BUFFER_CACHE_SIZE) return 0;
+    r->Link.protocol &= ~RTMP_FEATURE_SSL;
+    r->Link.hostname.av_len = 0;
+    r->m_sb.sb_socket = local_fd;
+    r->m_sb.sb_ssl = NULL;
+    r->m_sb.sb_timedout = 0;
+    r->m_pausing = 0;
+    r->m_fDuration = 0.0;
+    r->m_sb.sb_start = r->m_sb.sb_buf;
+    memcpy(r->m_sb.sb_buf, stand_in, (size_t)length);
+    r->m_sb.sb_size = length;
+    r->m_bSendCounter = 1;
     return RTMP_Connect1(r, NULL);
 }
+
+/* The stand-in connection for crtmp_connect_after_handshake: a close-on-exec socketpair. */
+static inline int crtmp_local_pair(int *fds) { return socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds); }
+
+/* A stand-in connection that failed after RTMP_Connect1 succeeded on it: librtmp forgets the
+ * socket (already closed by Camcast), so RTMP_Close sends nothing and closes nothing. */
+static inline void crtmp_forget_socket(RTMP *r) { r->m_sb.sb_socket = -1; }
+
+/* After crtmp_connect_after_handshake: librtmp writes to the real connection from here on (and
+ * owns `fd` and `tls_session`: RTMP_Close ends both). The socket options mirror
+ * crtmp_connect_with_socket's. */
+static inline void crtmp_use_connection(RTMP *r, int fd, void *tls_session) {
+    int on = 1;
+    struct timeval tv;
+    r->m_sb.sb_socket = fd;
+    r->m_sb.sb_ssl = tls_session;
+    r->m_sb.sb_size = 0;
+    r->m_sb.sb_start = r->m_sb.sb_buf;
+    tv.tv_sec = r->Link.timeout;
+    tv.tv_usec = 0;
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+}
+
+/* The TLS session librtmp reads and writes through (NULL for plain RTMP). */
+static inline void *crtmp_tls_session(const RTMP *r) { return r->m_sb.sb_ssl; }
 
 /* Camcast reads the server's side of the connection itself after the handshake (RTMPChunkReader,
  * RTMPServerMessageGuard in the RTMP module) and never calls RTMP_ReadPacket, which allocates

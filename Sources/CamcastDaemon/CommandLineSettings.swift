@@ -21,6 +21,8 @@ public struct CommandLineSettings: Sendable {
     public var connectTimeoutSeconds: Double?
     /// `--send-timeout S`: a connection that makes no progress this long is cut and retried.
     public var sendTimeoutSeconds: Int?
+    /// `--tls-ca-file PATH`: extra CA certificates for rtmps:// outputs.
+    public var tlsCAFile: String?
     /// `--pace realtime|fast`, for file sources.
     public var pace: String?
 

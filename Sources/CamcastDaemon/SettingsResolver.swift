@@ -74,6 +74,7 @@ enum SettingsResolver {
         overrides["reconnect.healthy_after_seconds"] = flags.reconnectHealthyAfterSeconds.map { "\($0)" }
         overrides["network.connect_timeout_seconds"] = flags.connectTimeoutSeconds.map { "\($0)" }
         overrides["network.send_timeout_seconds"] = flags.sendTimeoutSeconds.map(String.init)
+        overrides["network.tls_ca_file"] = flags.tlsCAFile
         return overrides
     }
 
@@ -133,6 +134,7 @@ enum SettingsResolver {
         settings.sendQueueMilliseconds = Int64(config.queue.maxSeconds * 1000)
         settings.rtmp.connectTimeoutSeconds = Int(config.network.connectTimeoutSeconds.rounded(.up))
         settings.rtmp.sendTimeoutSeconds = Int(config.network.sendTimeoutSeconds.rounded(.up))
+        settings.rtmp.tlsCAFile = config.network.tlsCAFile
         settings.reconnect = ReconnectPolicy(
             isEnabled: reconnectEnabled, initialDelaySeconds: config.reconnect.initialDelaySeconds,
             factor: config.reconnect.factor, maxDelaySeconds: config.reconnect.maxDelaySeconds,

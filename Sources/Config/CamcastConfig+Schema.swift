@@ -98,6 +98,15 @@ extension CamcastConfig {
             ("network", [
                 .number("connect_timeout_seconds", \.network.connectTimeoutSeconds, 1...120),
                 .number("send_timeout_seconds", \.network.sendTimeoutSeconds, 1...120),
+                ConfigField(key: "tls_ca_file", expected: "an absolute path to a PEM file of CA certificates",
+                            defaultText: "none") { text, config in
+                    // Read at connect time (RTMP TLSSession), where a missing or bad file is a clear error.
+                    guard text.hasPrefix("/"), text.count > 1 else {
+                        return "\(ValueText.quoted(text)) is not an absolute path (expected a PEM file such as /etc/camcast/ca.pem)"
+                    }
+                    config.network.tlsCAFile = text
+                    return nil
+                },
             ]),
             ("queue", [
                 .number("max_seconds", \.queue.maxSeconds, 0.2...30),

@@ -48,6 +48,11 @@ public struct RTMPError: Error, Sendable, CustomStringConvertible {
         case protocolViolation(reason: String)
         /// librtmp rejected the URL or could not allocate (should not happen: we validate first).
         case setupFailed
+        /// rtmps://: the server's certificate was refused — `reason` names why (unknown issuer,
+        /// expired, issued for another name). Nothing was sent to the RTMP server.
+        case certificateRejected(reason: String)
+        /// rtmps://: the TLS handshake failed otherwise, or the trusted CAs could not be loaded.
+        case tlsFailed(reason: String)
     }
 
     public let kind: Kind
@@ -86,6 +91,8 @@ public struct RTMPError: Error, Sendable, CustomStringConvertible {
         case .messageTooLarge(let bytes): return "message of \(bytes) bytes exceeds 16 MiB"
         case .protocolViolation(let reason): return "protocol violation: \(reason)"
         case .setupFailed: return "librtmp setup failed"
+        case .certificateRejected(let reason): return "server certificate refused: \(reason)"
+        case .tlsFailed(let reason): return "TLS failed: \(reason)"
         }
     }
 

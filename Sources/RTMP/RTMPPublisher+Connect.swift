@@ -12,7 +12,9 @@ extension RTMPPublisher {
         try LibrtmpLog.withSink(logSink) { () throws(RTMPError) in
             try connectInsideLogScope()
         }
-        logger.info("RTMP publishing", metadata: ["url": "\(url)"])
+        logger.info("RTMP publishing", metadata: connectedTo.map {
+            ["url": "\(url)", "family": "\($0.family)", "address": "\($0.address)", "tls": "\(tlsProtocol ?? "none")"]
+        } ?? ["url": "\(url)"])
     }
 
     private func connectInsideLogScope() throws(RTMPError) {
@@ -29,9 +31,9 @@ extension RTMPPublisher {
         let deadline = ContinuousClock.now + .seconds(timeout)
         crtmp_set_link_timeout(rtmp, Int32(clamping: timeout))
 
-        let fd: Int32
+        let connection: TCPConnector.Connection
         do throws(TCPConnector.Failure) {
-            fd = try TCPConnector.connect(host: url.host, port: url.port, timeoutSeconds: timeout)
+            connection = try TCPConnector.connect(host: url.host, port: url.port, timeoutSeconds: timeout)
         } catch {
             switch error {
             case .dns(let message): throw self.error(.dnsFailure, detail: message)
@@ -41,16 +43,21 @@ extension RTMPPublisher {
             }
         }
 
+        let fd = connection.socket
+        connectedTo = connection
+        logger.debug("RTMP TCP connected", metadata: ["family": "\(connection.family)", "address": "\(connection.address)"])
         // librtmp sets only a receive timeout; the send timeouts cover the handshake too.
         if !TCPConnector.setSendTimeouts(fd: fd, seconds: options.sendTimeoutSeconds) {
             logger.warning("RTMP send timeout not set", metadata: ["errno": "\(errno)"])
         }
 
-        // From here librtmp owns fd (it closes it on failure and in RTMP_Close).
         let cutoff = ConnectDeadline(socket: fd, at: deadline)
         defer { cutoff.disarm() }
+        let tlsSession = try startTLS(socket: fd, deadline: deadline, cutoff: cutoff)
+        // From here librtmp owns fd and the TLS session (it closes both on failure and in RTMP_Close;
+        // for rtmps://, connectOverTLS closes them itself until it hands them over).
         do throws(RTMPError) {
-            try handshakeAndPublish(socket: fd, deadline: deadline)
+            try handshakeAndPublish(socket: fd, tls: tlsSession, deadline: deadline)
         } catch {
             // Whatever the cut-off read made librtmp say, the reason is the deadline.
             guard cutoff.fired else { throw error }
@@ -81,17 +88,56 @@ extension RTMPPublisher {
         state = .publishing(lastTimestamp: nil)
     }
 
-    /// The RTMP part of `connect`, on a connected socket, all before `deadline`.
-    private func handshakeAndPublish(socket fd: Int32, deadline: ContinuousClock.Instant) throws(RTMPError) {
-        guard crtmp_connect_with_socket(rtmp, fd) != 0 else {
-            let timedOut = crtmp_is_timed_out(rtmp) != 0
-            let events = logSink.takeEvents()
-            RTMP_Close(rtmp)
-            throw error(timedOut ? .connectTimeout : Self.handshakeFailureKind(events))
+    /// For rtmps://, the TLS handshake on the connected socket (see `TLSSession`); nil for rtmp://.
+    /// On failure the socket is closed here, as librtmp does not own it yet.
+    private func startTLS(socket fd: Int32, deadline: ContinuousClock.Instant,
+                          cutoff: ConnectDeadline) throws(RTMPError) -> OpaquePointer? {
+        tlsProtocol = nil
+        guard url.usesTLS else { return nil }
+        var trust: TLSTrust
+        do throws(TLSTrust.LoadFailure) {
+            if let loaded = tlsTrust { trust = loaded } else { trust = try TLSTrust(caFile: options.tlsCAFile) }
+        } catch {
+            Glibc.close(fd)
+            throw self.error(.tlsFailed(reason: error.reason))
         }
-        // From here the server's bytes are read and checked by Camcast (RTMPPublisher+Receive).
+        tlsTrust = trust
+        do throws(TLSSession.Failure) {
+            let session = try TLSSession.handshake(socket: fd, host: url.host, trust: trust, deadline: deadline)
+            tlsProtocol = TLSSession.protocolName(session)
+            return session
+        } catch {
+            Glibc.close(fd)
+            if cutoff.fired { throw self.error(.connectTimeout) }
+            switch error {
+            case .certificate(let reason): throw self.error(.certificateRejected(reason: reason))
+            case .handshake(let reason): throw self.error(.tlsFailed(reason: reason))
+            case .timedOut: throw self.error(.connectTimeout)
+            }
+        }
+    }
+
+    /// The RTMP part of `connect`, on a connected socket, all before `deadline`.
+    private func handshakeAndPublish(socket fd: Int32, tls: OpaquePointer?, deadline: ContinuousClock.Instant) throws(RTMPError) {
         var inbound = Inbound()
-        try takeBytesBufferedByHandshake(into: &inbound)
+        if let tls {
+            // No wait inside the session past the deadline (a record that arrives in part).
+            TLSSession.limitWaits(tls, until: deadline)
+            let leftover = try connectOverTLS(socket: fd, tls: tls, deadline: deadline)
+            // From here Camcast reads only when poll says bytes arrived; the one read librtmp
+            // makes through the session is gnutls_bye's wait for close_notify in RTMP_Close.
+            TLSSession.limitWaits(tls, until: .now + .seconds(1))
+            try accept(leftover[...], into: &inbound)
+        } else {
+            guard crtmp_connect_with_socket(rtmp, fd) != 0 else {
+                let timedOut = crtmp_is_timed_out(rtmp) != 0
+                let events = logSink.takeEvents()
+                RTMP_Close(rtmp)
+                throw error(timedOut ? .connectTimeout : Self.handshakeFailureKind(events))
+            }
+            // From here the server's bytes are read and checked by Camcast (RTMPPublisher+Receive).
+            try takeBytesBufferedByHandshake(into: &inbound)
+        }
         try awaitPublishStart(&inbound, before: deadline)
         try watchForLateRefusal(&inbound, milliseconds: options.publishSettleMilliseconds)
     }

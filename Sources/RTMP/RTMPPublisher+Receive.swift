@@ -56,35 +56,54 @@ extension RTMPPublisher {
         }
         inbound.queue.removeAll(keepingCapacity: true)
         inbound.queueStart = 0
-        let fd = RTMP_Socket(rtmp)
+        let transport = RTMPTransport(rtmp)
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
-            let count: Int
-            do throws(SystemCallError) {
-                guard try SystemCall.poll(fd, events: POLLIN, until: deadline) else { return .idle }
-                count = try SystemCall.run("recv") { recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT)) }
-            } catch where error.errno == EAGAIN {
-                continue  // readable was a false alarm (a checksum failure, say)
-            } catch {
-                count = -1
+            if !transport.hasPending {
+                let readable: Bool
+                do throws(SystemCallError) {
+                    readable = try SystemCall.poll(transport.socket, events: POLLIN, until: deadline)
+                } catch {
+                    RTMP_Close(rtmp)
+                    return .progressed
+                }
+                guard readable else { return .idle }
             }
-            if count <= 0 {
-                // EOF (also what the connect deadline's shutdown looks like) or a failed socket.
-                if count == 0 { logSink.record(.closedByPeer) }
+            switch transport.read(into: &buffer) {
+            case .again:
+                continue  // readable was a false alarm (a checksum failure, say, or half a TLS record)
+            case .closed:
+                // EOF (also what the connect deadline's shutdown looks like).
+                logSink.record(.closedByPeer)
                 RTMP_Close(rtmp)
                 return .progressed
+            case .failed:
+                RTMP_Close(rtmp)
+                return .progressed
+            case .bytes(let count):
+                try accept(buffer.prefix(count), into: &inbound)
+                return .progressed
             }
-            try accept(buffer.prefix(count), into: &inbound)
-            return .progressed
         }
     }
 
+    /// What librtmp's `PublisherAuth` looks for (strstr) in an `_error` reply's description.
+    static let publisherAuthMarker = Array("authmod=".utf8)
+
     /// Parses and checks `bytes`; queues the messages librtmp should see.
-    private func accept(_ bytes: ArraySlice<UInt8>, into inbound: inout Inbound) throws(RTMPError) {
+    func accept(_ bytes: ArraySlice<UInt8>, into inbound: inout Inbound) throws(RTMPError) {
+        var asksForPublisherAuth = false
         do throws(RTMPProtocolViolation) {
             for message in try inbound.reader.feed(bytes) {
                 guard case .deliver(let summary) = try RTMPServerMessageGuard.check(message, limits: inbound.reader.limits) else {
                     continue
+                }
+                if summary?.command == "_error", message.body.firstRange(of: Self.publisherAuthMarker) != nil {
+                    // librtmp answers this with PublisherAuth (authmod=adobe/llnw), whose string
+                    // handling corrupted the heap in a test (glibc "free(): invalid size") and
+                    // which then reconnects on its own. Camcast has no publisher credentials.
+                    asksForPublisherAuth = true
+                    break
                 }
                 if let summary, summary.command == "onStatus", let description = summary.properties["description"] {
                     // librtmp logs only the code; the description tells "already publishing" apart.
@@ -95,6 +114,11 @@ extension RTMPPublisher {
         } catch {
             RTMP_Close(rtmp)
             throw self.error(.protocolViolation(reason: error.description))
+        }
+        if asksForPublisherAuth {
+            RTMP_Close(rtmp)
+            throw self.error(.connectRejected(
+                reason: "server asks for publisher authentication (authmod), which Camcast does not support"))
         }
     }
 

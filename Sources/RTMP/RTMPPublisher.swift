@@ -36,6 +36,13 @@ public final class RTMPPublisher {
         case publishing(lastTimestamp: UInt32?)
     }
     var state = State.idle
+    /// The address of the last TCP connection, for the connect log line.
+    var connectedTo: TCPConnector.Connection?
+    /// rtmps://: the TLS version the last connection negotiated ("TLS1.3"), for the log line.
+    var tlsProtocol: String?
+    /// rtmps:// only: the trusted CAs, loaded at the first TLS connect and kept for the sessions
+    /// librtmp holds (released after `RTMP_Close` in `deinit`).
+    var tlsTrust: TLSTrust?
 
     /// Bytes of RTMP message bodies sent since this publisher was created (media payloads,
     /// plus the "@setDataFrame" prefix of metadata), excluding chunk headers.

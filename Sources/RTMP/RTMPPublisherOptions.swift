@@ -31,6 +31,9 @@ public struct RTMPPublisherOptions: Sendable, Hashable {
     /// Off, only the few debug lines Camcast classifies failures by are formatted at all: the
     /// rest would format server data, at a CPU cost the server controls. For diagnosing a server.
     public var librtmpDebugLogging: Bool = false
+    /// rtmps:// only: a PEM file of CA certificates trusted besides the system store
+    /// (config `network.tls_ca_file`, `--tls-ca-file`). The chain and host name are always checked.
+    public var tlsCAFile: String?
 
     public init(connectTimeoutSeconds: Int = 10, sendTimeoutSeconds: Int = 10, outgoingChunkSize: Int = 4096,
                 publishSettleMilliseconds: Int = 200, unsentLowWatermarkBytes: Int = 0,

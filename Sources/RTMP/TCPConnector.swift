@@ -17,8 +17,18 @@ enum TCPConnector {
         case failed(errno: Int32)
     }
 
-    /// Returns a connected, blocking, close-on-exec socket.
-    static func connect(host: String, port: UInt16, timeoutSeconds: Int) throws(Failure) -> Int32 {
+    /// A connected, blocking, close-on-exec socket and the address it reached.
+    struct Connection {
+        let socket: Int32
+        /// "IPv4" or "IPv6", for the connect log line.
+        let family: String
+        /// The numeric address, `[v6]:port` or `v4:port`.
+        let address: String
+    }
+
+    /// Tries each address getaddrinfo returns (A and AAAA, in the order RFC 6724 sorts them), all
+    /// within one deadline: an AAAA-only name or an IPv6 literal works like any other.
+    static func connect(host: String, port: UInt16, timeoutSeconds: Int) throws(Failure) -> Connection {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -37,7 +47,9 @@ enum TCPConnector {
         while let info = entry?.pointee {
             entry = info.ai_next
             do throws(Failure) {
-                return try connectOne(info, deadline: deadline)
+                let fd = try connectOne(info, deadline: deadline)
+                return Connection(socket: fd, family: info.ai_family == AF_INET6 ? "IPv6" : "IPv4",
+                                  address: numericAddress(info, port: port))
             } catch {
                 lastFailure = error
                 if error == .timedOut { break }
@@ -66,6 +78,15 @@ enum TCPConnector {
         guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else { throw .failed(errno: errno) }
         keepOpen = true
         return fd
+    }
+
+    private static func numericAddress(_ info: addrinfo, port: UInt16) -> String {
+        var text = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        guard getnameinfo(info.ai_addr, info.ai_addrlen, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0 else {
+            return "?"
+        }
+        let host = String(cString: text)
+        return info.ai_family == AF_INET6 ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
     private static func waitWritable(_ fd: Int32, deadline: ContinuousClock.Instant) throws(Failure) {

@@ -7,8 +7,7 @@ public enum RTMPURLError: Error, Sendable, Hashable, CustomStringConvertible {
     case empty
     /// No `scheme://` at the start.
     case missingScheme
-    /// A scheme other than `rtmp`, lowercased. `rtmps` is among them: Debian's librtmp is built
-    /// with GnuTLS but checks no certificate and sends no SNI.
+    /// A scheme other than `rtmp` and `rtmps`, lowercased.
     case unsupportedScheme(String)
     /// Spaces or control characters: librtmp's `RTMP_SetupURL` would read text after a
     /// space as its own `option=value` settings.
@@ -17,8 +16,9 @@ public enum RTMPURLError: Error, Sendable, Hashable, CustomStringConvertible {
     case missingHost
     /// `user@host`: librtmp has no use for user info and would take it as part of the host.
     case userInfo
-    /// `[::1]`: librtmp 2.4 resolves with gethostbyname, IPv4 only.
-    case ipv6Literal
+    /// Brackets that do not hold just an IPv6 address (`[::1]` is fine; `[fe80::1%eth0]`,
+    /// `[host]`, an unclosed `[` are not), or brackets outside the host.
+    case invalidIPv6Literal
     /// A host with characters no DNS name or IPv4 address has.
     case invalidHostName
     /// The port is not a number in 1…65535. `text` is the digits, when the port was a short run
@@ -42,19 +42,16 @@ public enum RTMPURLError: Error, Sendable, Hashable, CustomStringConvertible {
             return "is empty (expected \(form))"
         case .missingScheme:
             return "is not an RTMP URL (expected \(form))"
-        case .unsupportedScheme("rtmps"):
-            return "has scheme `rtmps`; RTMP over TLS is not supported (Debian's librtmp build checks no certificates): "
-                + "use an rtmp:// ingest or a local TLS proxy"
         case .unsupportedScheme(let scheme):
-            return "has scheme `\(scheme)`; only rtmp:// can be published to"
+            return "has scheme `\(scheme)`; only rtmp:// and rtmps:// can be published to"
         case .containsWhitespace:
             return "contains spaces or control characters; write a plain \(form) URL (librtmp options are not supported)"
         case .missingHost:
             return "has no host (expected \(form))"
         case .userInfo:
             return "has user info (`…@host`), which librtmp does not support (expected \(form))"
-        case .ipv6Literal:
-            return "uses an IPv6 address; librtmp 2.4 connects over IPv4 only"
+        case .invalidIPv6Literal:
+            return "has brackets that do not hold an IPv6 address (expected rtmp://[2001:db8::1]:1935/app/key; zone ids are not supported)"
         case .invalidHostName:
             return "has an invalid host name (letters, digits, `-` and `.` only)"
         case .invalidPort(let text?):

@@ -59,6 +59,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("send-timeout"), help: "Seconds an RTMP connection may make no progress before it is dropped and retried (default 10).")
     var sendTimeout: Int?
 
+    @Option(name: .customLong("tls-ca-file"), help: "For rtmps:// outputs: a PEM file of CA certificates to trust besides the system store (config network.tls_ca_file).")
+    var tlsCAFile: String?
+
     func run() async throws {
         var flags = CommandLineSettings(
             configPath: config, source: source, size: size, fps: fps, bitrateKbps: bitrate, keyframeIntervalSeconds: keyintSeconds,
@@ -69,6 +72,7 @@ struct RunCommand: AsyncParsableCommand {
         flags.reconnectHealthyAfterSeconds = reconnectHealthyAfter
         flags.connectTimeoutSeconds = connectTimeout
         flags.sendTimeoutSeconds = sendTimeout
+        flags.tlsCAFile = tlsCAFile
         let exitCode = await CamcastRunner.run(flags)
         if exitCode != 0 { throw ExitCode(exitCode) }
     }

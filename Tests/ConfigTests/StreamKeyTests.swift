@@ -12,7 +12,7 @@ import Testing
         "outputs:\n  - url: rtmp:///live/\(key)\n",
         "outputs:\n  - url: rtmp://example.com/\(key)\n",
         "outputs:\n  - url: rtmp://example.com:70000/live/\(key)\n",
-        "outputs:\n  - url: rtmp://[::1]/live/\(key)\n",
+        "outputs:\n  - url: rtmp://[fe80::1%eth0]/live/\(key)\n",
         "outputs:\n  - url: rtmp://example.com/live?key=\(key)\n",
         "outputs:\n  - url: rtmp://example.com/live?a=1&streamtoken=\(key)\n",
         "outputs:\n  - url: rtmp://example.com:x/live/x?secret=\(key)\n",

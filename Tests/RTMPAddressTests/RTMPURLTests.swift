@@ -36,12 +36,33 @@ struct RTMPURLTests {
         Valid(text: "rtmp://h/app/k?",
               host: "h", port: 1935, app: "app", key: "k", query: nil,
               redacted: "rtmp://h:1935/app/****"),
+        // RTMPS: default port 443 (issue 16).
+        Valid(text: "rtmps://live-api-s.facebook.com/rtmp/FB-123-abc",
+              host: "live-api-s.facebook.com", port: 443, app: "rtmp", key: "FB-123-abc", query: nil,
+              redacted: "rtmps://live-api-s.facebook.com:443/rtmp/****"),
+        Valid(text: "RTMPS://h:19443/rec/k1",
+              host: "h", port: 19443, app: "rec", key: "k1", query: nil,
+              redacted: "rtmps://h:19443/rec/****"),
+        // IPv6 literals in brackets (RFC 3986 §3.2.2); the host is kept without them.
+        Valid(text: "rtmp://[::1]:19350/live/v6key",
+              host: "::1", port: 19350, app: "live", key: "v6key", query: nil,
+              redacted: "rtmp://[::1]:19350/live/****"),
+        Valid(text: "rtmp://[2001:db8::a:1]/live/v6key",
+              host: "2001:db8::a:1", port: 1935, app: "live", key: "v6key", query: nil,
+              redacted: "rtmp://[2001:db8::a:1]:1935/live/****"),
+        Valid(text: "rtmps://[::ffff:192.0.2.1]/app/v6key",
+              host: "::ffff:192.0.2.1", port: 443, app: "app", key: "v6key", query: nil,
+              redacted: "rtmps://[::ffff:192.0.2.1]:443/app/****"),
+        Valid(text: "rtmp://[1:2:3:4:5:6:7:8]:1/live/v6key",
+              host: "1:2:3:4:5:6:7:8", port: 1, app: "live", key: "v6key", query: nil,
+              redacted: "rtmp://[1:2:3:4:5:6:7:8]:1/live/****"),
     ]
 
     @Test("valid URLs parse into their fields", arguments: valid)
     func parsesValid(_ c: Valid) throws {
         let url = try RTMPURL(parsing: c.text)
-        #expect(url.scheme == "rtmp")
+        #expect(url.scheme == c.text.prefix(while: { $0 != ":" }).lowercased())
+        #expect(url.usesTLS == (url.scheme == "rtmps"))
         #expect(url.host == c.host)
         #expect(url.port == c.port)
         #expect(url.app == c.app)
@@ -92,14 +113,23 @@ struct RTMPURLTests {
         Invalid(text: "://h/app/SECRETKEY2", error: .missingScheme, secret: "SECRETKEY2"),
         Invalid(text: "", error: .empty, secret: nil),
         Invalid(text: "http://h/app/SECRETKEY3", error: .unsupportedScheme("http"), secret: "SECRETKEY3"),
-        Invalid(text: "RTMPS://live-api-s.facebook.com:443/rtmp/SECRETKEY4", error: .unsupportedScheme("rtmps"), secret: "SECRETKEY4"),
+        Invalid(text: "rtmpt://h:80/rtmp/SECRETKEY4", error: .unsupportedScheme("rtmpt"), secret: "SECRETKEY4"),
         Invalid(text: "rtmp://h/app/SECRET KEY5", error: .containsWhitespace, secret: "SECRET KEY5"),
         Invalid(text: "rtmp://h/app/SECRETKEY6 live=1", error: .containsWhitespace, secret: "SECRETKEY6"),
         Invalid(text: "rtmp://h/app/SECRETKEY7\n", error: .containsWhitespace, secret: "SECRETKEY7"),
         Invalid(text: "rtmp:///app/SECRETKEY8", error: .missingHost, secret: "SECRETKEY8"),
         Invalid(text: "rtmp://:1935/app/SECRETKEY8", error: .missingHost, secret: "SECRETKEY8"),
         Invalid(text: "rtmp://user:SECRETKEY9@h/app/k", error: .userInfo, secret: "SECRETKEY9"),
-        Invalid(text: "rtmp://[::1]:1935/app/SECRETKEYA", error: .ipv6Literal, secret: "SECRETKEYA"),
+        Invalid(text: "rtmp://[::1/app/SECRETKEYA", error: .invalidIPv6Literal, secret: "SECRETKEYA"),
+        Invalid(text: "rtmp://[fe80::1%eth0]/app/SECRETKEYA", error: .invalidIPv6Literal, secret: "SECRETKEYA"),
+        Invalid(text: "rtmp://[example.com]/app/SECRETKEYA", error: .invalidIPv6Literal, secret: "SECRETKEYA"),
+        Invalid(text: "rtmp://[::1]x/app/SECRETKEYA", error: .invalidIPv6Literal, secret: "SECRETKEYA"),
+        Invalid(text: "rtmp://[1::2::3]/app/SECRETKEYA", error: .invalidIPv6Literal, secret: "SECRETKEYA"),
+        Invalid(text: "rtmp://[1:2:3:4:5:6:7]/app/SECRETKEYA", error: .invalidIPv6Literal, secret: "SECRETKEYA"),
+        Invalid(text: "rtmp://[12345::1]/app/SECRETKEYA", error: .invalidIPv6Literal, secret: "SECRETKEYA"),
+        Invalid(text: "rtmp://::1/app/SECRETKEYA", error: .missingHost, secret: "SECRETKEYA"),
+        Invalid(text: "rtmp://h]/app/SECRETKEYA", error: .invalidIPv6Literal, secret: "SECRETKEYA"),
+        Invalid(text: "rtmp://[::1]:0/app/SECRETKEYA", error: .invalidPort(text: "0"), secret: "SECRETKEYA"),
         Invalid(text: "rtmp://ho_st/app/SECRETKEYA", error: .invalidHostName, secret: "SECRETKEYA"),
         Invalid(text: "rtmp://h:0/app/SECRETKEYB", error: .invalidPort(text: "0"), secret: "SECRETKEYB"),
         Invalid(text: "rtmp://h:65536/app/SECRETKEYC", error: .invalidPort(text: "65536"), secret: "SECRETKEYC"),
@@ -140,6 +170,6 @@ struct RTMPURLTests {
     func messageQuotesRedacted() {
         #expect(RTMPURLError.invalidPort(text: "99999").message(quoting: "rtmp://h:99999/live/k3y")
                 == "`rtmp://h:99999/live/****` has port `99999`; a port is 1…65535")
-        #expect(RTMPURLError.empty.message(quoting: "") == "is empty (expected rtmp://host[:port]/app/key)")
+        #expect(RTMPURLError.empty.message(quoting: "") == "is empty (expected rtmp[s]://host[:port]/app/key)")
     }
 }
