@@ -59,11 +59,16 @@ enum TCPConnector {
     }
 
     private static func connectOne(_ info: addrinfo, deadline: ContinuousClock.Instant) throws(Failure) -> Int32 {
-        let socketType = info.ai_socktype | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        let fd = socket(info.ai_family, socketType, info.ai_protocol)
+        let fd = socket(info.ai_family, info.ai_socktype, info.ai_protocol)
         guard fd >= 0 else { throw .failed(errno: errno) }
         var keepOpen = false
         defer { if !keepOpen { close(fd) } }
+        // Non-blocking for the connect (so it can be bounded), close-on-exec like every descriptor
+        // Camcast opens. Set with fcntl: with the GnuTLS and librtmp shims in this module, Swift
+        // did not always find SOCK_NONBLOCK/SOCK_CLOEXEC (a build from one cache state failed).
+        guard fcntl(fd, F_SETFD, FD_CLOEXEC) == 0, fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0 else {
+            throw .failed(errno: errno)
+        }
 
         if Glibc.connect(fd, info.ai_addr, info.ai_addrlen) != 0 {
             guard errno == EINPROGRESS else { throw failure(errno) }
