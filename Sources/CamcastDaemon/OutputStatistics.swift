@@ -8,15 +8,14 @@ struct OutputStatistics: Sendable, Equatable {
     var discardedFrames = 0
     /// Times the output had to connect again after a failure.
     var reconnects = 0
+    /// Video frames that left through this output (sent to the socket, written to the file).
+    var sentFrames = 0
 
     static func + (lhs: OutputStatistics, rhs: OutputStatistics) -> OutputStatistics {
         OutputStatistics(
             queuedPackets: lhs.queuedPackets + rhs.queuedPackets, droppedFrames: lhs.droppedFrames + rhs.droppedFrames,
-            discardedFrames: lhs.discardedFrames + rhs.discardedFrames, reconnects: lhs.reconnects + rhs.reconnects)
+            discardedFrames: lhs.discardedFrames + rhs.discardedFrames, reconnects: lhs.reconnects + rhs.reconnects,
+            sentFrames: lhs.sentFrames + rhs.sentFrames)
     }
 }
 
-extension StreamOutput {
-    /// Files write at once and never reconnect.
-    var statistics: OutputStatistics { OutputStatistics() }
-}

@@ -29,13 +29,15 @@ public struct Pipeline: Service {
         guard !settings.outputs.isEmpty else { throw PipelineError.noOutputs }
         let stop = StopSignal()
         let counters = control.counters
-        let assembler = Mutex(FLVStreamAssembler())
+        let assembler = Mutex(FLVStreamAssembler(originMilliseconds: DebugStreamOrigin.fromEnvironment()))
         let lastCaptureTime = Atomic<Int64>(0)
         // The stages a reload may swap; the encoder's callback reaches outputs only through it.
         let stagesBox = Mutex<PipelineStages?>(nil)
 
         let encoder: X264EncoderSession
         do {
+            // The session calls this after releasing its lock: writes, muxing and queueing here
+            // never hold up a keyframe request or a reconfiguration.
             encoder = try X264EncoderSession(settings: settings.encoder, logger: logger) { picture in
                 guard let stages = stagesBox.withLock({ $0 }) else { return }
                 counters.framesEncoded.add(1, ordering: .relaxed)
@@ -46,7 +48,7 @@ public struct Pipeline: Service {
                     do {
                         _ = try writer.write(picture)
                     } catch {
-                        stop.fire(.failed(.outputFailed(output: writer.path, reason: "\(error)")))
+                        stages.rawWriterFailed(writer, .outputFailed(output: writer.path, reason: "\(error)"), logger: logger)
                     }
                 }
                 let packets: [StreamPacket]
@@ -74,21 +76,27 @@ public struct Pipeline: Service {
         stagesBox.withLock { $0 = stages }
         defer { stages.rawWriters.withLock { $0 }.forEach { $0.close() } }
 
-        let outputs = try makeOutputs(encoder: encoder, stop: stop, latency: latency)
+        let outputs = try makeOutputs(encoder: encoder, stages: stages, latency: latency)
+        // In the stream before they open (nothing flows until the source starts), so that an
+        // output failing during its first attempt is already one the stages know.
+        // makeOutputs keeps the order of settings.outputs and skips only .h264 targets.
+        let outputTargets = settings.outputs.filter { $0.annexBPath == nil }
+        for (target, output) in zip(outputTargets, outputs) {
+            stages.add(output, for: target)
+        }
         var opened: [any StreamOutput] = []
         for output in outputs {
             do {
                 try output.open()
                 opened.append(output)
             } catch {
-                for output in opened { output.finish(endTimestamp: 0, drainSeconds: 0) }
+                // The ones already open end properly (an RTMP one unpublishes) before the error.
+                let toFinish = opened
+                await Self.offThePool {
+                    for output in toFinish { output.finish(endTimestamp: 0, drainSeconds: 0) }
+                }
                 throw error
             }
-        }
-        // makeOutputs keeps the order of settings.outputs and skips only .h264 targets.
-        let outputTargets = settings.outputs.filter { $0.annexBPath == nil }
-        for (target, output) in zip(outputTargets, outputs) {
-            stages.add(output, for: target)
         }
 
         let source = try makeSource(stop: stop)
@@ -136,21 +144,26 @@ public struct Pipeline: Service {
             stop.fire(.shutdownRequested)
         }
 
-        // Waits for a reload in progress; none starts after this.
-        stages.closed.withLock { $0 = true }
-        control.detach()
-        let finalSource = stages.source.withLock { $0 }
-        finalSource?.stop()
-        do {
-            try encoder.flush()
-        } catch {
-            logger.warning("encoder flush failed", metadata: ["error": "\(error)"])
+        // Teardown blocks (joins, drains, the encoder's flush): on a thread of its own, so the
+        // cooperative pool keeps serving signals, status and the watchdog meanwhile.
+        let (finalSource, delivery) = await Self.offThePool { () -> ((any FrameSource)?, OutputStatistics) in
+            // Does not wait for a reload in progress; none starts after this.
+            stages.close()
+            control.detach()
+            let finalSource = stages.source.withLock { $0 }
+            finalSource?.stop()
+            do {
+                try encoder.flush()
+            } catch {
+                logger.warning("encoder flush failed", metadata: ["error": "\(error)"])
+            }
+            let end = assembler.withLock { $0.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) }
+            let all = stages.currentOutputs + stages.failedOutputs.withLock { $0 }
+            for output in all {
+                output.finish(endTimestamp: end, drainSeconds: settings.stopDrainSeconds)
+            }
+            return (finalSource, all.map(\.statistics).reduce(OutputStatistics(), +))
         }
-        let end = assembler.withLock { $0.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) }
-        for output in stages.currentOutputs {
-            output.finish(endTimestamp: end, drainSeconds: settings.stopDrainSeconds)
-        }
-        let delivery = stages.currentOutputs.map(\.statistics).reduce(OutputStatistics(), +)
         logger.info(
             "stopped",
             metadata: [
@@ -191,25 +204,48 @@ public struct Pipeline: Service {
         }
     }
 
-    func makeOutputs(encoder: X264EncoderSession, stop: StopSignal, latency: LatencyRecorder?) throws -> [any StreamOutput] {
+    /// One output per FLV/RTMP target. An output that fails later is taken out of the stream
+    /// alone; the run stops only when it was the last one (issue 14 #8).
+    func makeOutputs(encoder: X264EncoderSession, stages: PipelineStages, latency: LatencyRecorder?) throws -> [any StreamOutput] {
         let metadata = try FLVMuxer().metadataTag(
             FLVMetadata(
                 width: settings.encoder.size.width, height: settings.encoder.size.height,
                 frameRate: settings.encoder.frameRate.framesPerSecond,
                 videoDataRate: Double(settings.encoder.bitrateKbps), encoder: "Camcast (libx264)"))
-        let fail: @Sendable (PipelineError) -> Void = { stop.fire(.failed($0)) }
+        let logger = self.logger
         return settings.outputs.compactMap { target -> (any StreamOutput)? in
+            let identity = OutputIdentity()
+            let fail: @Sendable (PipelineError) -> Void = { error in
+                stages.outputFailed(identity, error, logger: logger)
+            }
+            let output: any StreamOutput
             switch target {
             case .flvFile(let path):
-                FLVFileOutput(path: path, metadata: metadata, logger: logger, onFailure: fail)
+                output = FLVFileOutput(path: path, metadata: metadata, logger: logger, onFailure: fail)
             case .rtmp(let url):
-                RTMPOutput(
+                output = RTMPOutput(
                     url: url, options: settings.rtmp, reconnect: settings.reconnect, metadata: metadata,
                     queueMilliseconds: settings.sendQueueMilliseconds, bitrateKbps: settings.encoder.bitrateKbps,
                     logger: logger, requestKeyframe: { encoder.requestKeyframe() }, onFailure: fail,
                     latency: latency)
             case .annexBFile:
-                nil  // written from encoded pictures directly, see makeAnnexBWriters
+                return nil  // written from encoded pictures directly, see makeAnnexBWriters
+            }
+            identity.set(output)
+            return output
+        }
+    }
+
+    /// Runs `body` on a thread of its own and resumes with its result: blocking work (joins,
+    /// drains, flushes) never occupies a thread of the cooperative pool.
+    static func offThePool<R: Sendable>(_ body: @escaping @Sendable () -> R) async -> R {
+        await withCheckedContinuation { continuation in
+            do {
+                let thread = try DedicatedThread { continuation.resume(returning: body()) }
+                thread.detach()
+            } catch {
+                // Out of threads: do it here rather than not at all.
+                continuation.resume(returning: body())
             }
         }
     }

@@ -45,6 +45,9 @@ public final class PipelineControl: Sendable {
             outputs: running.currentOutputs.count + running.rawWriters.withLock { $0.count })
         snapshot.droppedByDriver = source?.driverDroppedFrames ?? 0
         snapshot.placeholderReason = source?.placeholderReason
+        let sent = running.currentOutputs.map(\.statistics.sentFrames)
+            + running.rawWriters.withLock { $0.filter { !$0.isFull }.map(\.framesWritten) }
+        snapshot.framesSent = sent.min() ?? 0
         for output in running.currentOutputs {
             let statistics = output.statistics
             snapshot.queuedPackets += statistics.queuedPackets

@@ -1,5 +1,6 @@
 import Capture
 import Encoder
+import Logging
 import Media
 import Synchronization
 
@@ -27,10 +28,19 @@ final class PipelineStages: Sendable {
     let stop: StopSignal
     let outputs: Mutex<OutputSet>
     let rawWriters: Mutex<[AnnexBWriter]>
+    /// Outputs taken out of the stream after they failed, still to be finished at teardown.
+    let failedOutputs = Mutex<[any StreamOutput]>([])
     let source: Mutex<(any FrameSource)?>
-    /// Set once the pipeline tears down. A reload holds this lock while it swaps stages, so
-    /// teardown waits for it and a reload never opens an output after the last one was closed.
-    let closed = Mutex(false)
+    /// Running, reloading (one reload at a time) or closed. No lock is held across a reload's
+    /// drains and connects: teardown marks the stages closed at once, and a reload that is still
+    /// under way then finishes what it opened itself instead of adding it (issue 14 #6).
+    let phase = Mutex(Phase.running)
+
+    enum Phase {
+        case running
+        case reloading
+        case closed
+    }
     /// What is running now: the settings the pipeline started with, with every applied reload on top.
     let settings: Mutex<RunSettings>
     /// Frames go to the encoder through this, whichever source delivers them.
@@ -63,15 +73,44 @@ final class PipelineStages: Sendable {
         }
     }
 
-    /// Adds an opened output mid-stream: it gets the current sequence header at once, and the
-    /// encoder is asked for an IDR so that it starts within a frame, not a GOP.
-    func add(_ output: any StreamOutput, for target: OutputTarget) {
-        outputs.withLock { set in
-            if let header = set.sequenceHeader { output.write(header) }
-            set.outputs.append(Entry(target: target, output: output))
+    /// Adds an output to the stream: it gets the current sequence header at once, and the
+    /// encoder is asked for an IDR so that it starts within a frame, not a GOP. False once the
+    /// stages are closed: the caller finishes the output itself.
+    @discardableResult
+    func add(_ output: any StreamOutput, for target: OutputTarget) -> Bool {
+        let added = phase.withLock { phase -> Bool in
+            guard phase != .closed else { return false }
+            outputs.withLock { set in
+                if let header = set.sequenceHeader { output.write(header) }
+                set.outputs.append(Entry(target: target, output: output))
+            }
+            return true
         }
-        encoder.requestKeyframe()
+        if added { encoder.requestKeyframe() }
+        return added
     }
+
+    /// Starts a reload; false if one is under way or the stages are closed.
+    func beginReload() -> Bool {
+        phase.withLock { phase in
+            guard phase == .running else { return false }
+            phase = .reloading
+            return true
+        }
+    }
+
+    func endReload() {
+        phase.withLock { phase in
+            if phase == .reloading { phase = .running }
+        }
+    }
+
+    /// Teardown: no reload adds anything after this; returns at once, even during a reload.
+    func close() {
+        phase.withLock { $0 = .closed }
+    }
+
+    var isClosed: Bool { phase.withLock { $0 == .closed } }
 
     /// Takes the outputs made for `targets` out of the stream and returns them for closing.
     func remove(_ targets: [OutputTarget]) -> [any StreamOutput] {
@@ -83,4 +122,38 @@ final class PipelineStages: Sendable {
     }
 
     var currentOutputs: [any StreamOutput] { outputs.withLock { $0.outputs.map(\.output) } }
+
+    /// Every output still in the stream: FLV/RTMP outputs and raw `.h264` writers.
+    var liveOutputCount: Int { outputs.withLock { $0.outputs.count } + rawWriters.withLock { $0.count } }
+
+    /// Takes a failed output out of the stream; the others keep going. Only when none is left
+    /// does the run stop, with this failure as its reason (issue 14 #8).
+    func outputFailed(_ identity: OutputIdentity, _ error: PipelineError, logger: Logger) {
+        let removed: (any StreamOutput)? = outputs.withLock { set in
+            guard let index = set.outputs.firstIndex(where: { identity.is($0.output) }) else { return nil }
+            return set.outputs.remove(at: index).output
+        }
+        if let removed { failedOutputs.withLock { $0.append(removed) } }
+        outputLost(error, logger: logger)
+    }
+
+    /// Closes a raw writer that failed and takes it out of the stream (see `outputFailed`).
+    func rawWriterFailed(_ writer: AnnexBWriter, _ error: PipelineError, logger: Logger) {
+        let removed = rawWriters.withLock { writers -> Bool in
+            guard let index = writers.firstIndex(where: { $0 === writer }) else { return false }
+            writers.remove(at: index)
+            return true
+        }
+        guard removed else { return }
+        writer.close()
+        outputLost(error, logger: logger)
+    }
+
+    private func outputLost(_ error: PipelineError, logger: Logger) {
+        if liveOutputCount == 0 {
+            stop.fire(.failed(error))
+        } else {
+            logger.error("output failed; the others continue", metadata: ["error": "\(error)"])
+        }
+    }
 }

@@ -12,84 +12,100 @@ extension RTMPOutput {
     }
 
     /// The publisher thread's whole life: connect, stream, and on any failure wait and connect
-    /// again, until the queue closes or the policy gives up. `opened` is called exactly once,
-    /// after the first attempt.
-    func publish(opened: @escaping (Result<Void, PipelineError>) -> Void) {
-        var reportOpened: ((Result<Void, PipelineError>) -> Void)? = opened
-        var backoff = Backoff(policy: policy)
+    /// again, until a stop or a failure the policy does not retry. Every step asks `state` first.
+    func publish() {
+        var schedule = ReconnectSchedule(policy: policy)
         var failures = 0
         var connections = 0
         var gate = KeyframeGate(metadata: metadata)
-        // Nothing is queued until there is a connection to send it on.
-        queue.suspend()
+        /// False until the queue first discards: the first connection then sends from the first
+        /// frame of the run, with no keyframe to ask for.
+        var suspended = false
 
-        while !queue.isClosed {
-            let publisher = RTMPPublisher(url: url, options: options, logger: logger)
-            do {
+        while true {
+            // A stop during the wait lands here: no connection is opened (issue 14 #2).
+            guard state.withLock({ if case .connecting = $0 { return true } else { return false } }) else { return }
+            attempts.add(1, ordering: .relaxed)
+            let publisher = makePublisher()
+            do throws(RTMPError) {
                 try publisher.connect()
             } catch {
+                publisher.close()
+                // Nothing is queued until there is a connection to send it on.
+                queue.suspend()
+                suspended = true
                 failures += 1
                 if policy.givesUp(after: failures) {
                     let reason = policy.isEnabled ? "gave up after \(failures) attempts: \(error)" : error.description
-                    let failure = PipelineError.outputFailed(output: name, reason: reason)
-                    if let report = reportOpened { report(.failure(failure)) } else { fail(failure) }
+                    fail(.outputFailed(output: name, reason: reason))
                     return
                 }
-                let delay = backoff.nextDelay()
+                guard state.withLock({ $0.attemptFailed() }) else { return }
+                let delay = schedule.delay(after: ReconnectSchedule.failure(for: error.failureKind))
                 logger.warning(
                     "RTMP connect failed, retrying",
                     metadata: [
                         "url": "\(url)", "attempt": "\(failures)", "retry_in": "\(Self.seconds(delay))",
                         "error": "\(error)",
                     ])
-                reportOpened?(.success(()))
-                reportOpened = nil
-                if queue.waitForClose(seconds: delay) { return }
+                guard waitBeforeRetry(seconds: delay) else { return }
                 continue
             }
 
+            let connectedAt = MonotonicTime.now()
+            guard state.withLock({ $0.published(at: connectedAt.nanoseconds) }) else {
+                // Stopped while connecting: unpublish at once, nothing was sent.
+                publisher.close()
+                return
+            }
             connections += 1
             if connections > 1 {
                 reconnects.add(1, ordering: .relaxed)
                 logger.notice("RTMP reconnected", metadata: ["url": "\(url)", "after_attempts": "\(failures)"])
             }
             failures = 0
-            reportOpened?(.success(()))
-            reportOpened = nil
+            schedule.published()
             // A new connection must start with a keyframe: ask for one now instead of waiting a
             // GOP; frames encoded before it could not be decoded on this connection.
             gate.restart()
-            queue.resume()
-            requestKeyframe()
-            currentWatch.withLock { $0 = publisher.watch }
-            let connectedAt = MonotonicTime.now()
+            if suspended {
+                queue.resume()
+                requestKeyframe()
+            }
+            currentWatch.withLock { $0 = publisher.connectionWatch }
             let end = stream(on: publisher, gate: &gate)
             currentWatch.withLock { $0 = nil }
 
-            guard case .failed(let error) = end, !queue.isClosed else { return }
+            guard case .failed(let error) = end else { return }
             queue.suspend()
+            suspended = true
             let upSeconds = Double(MonotonicTime.now().nanoseconds(since: connectedAt)) / 1e9
             guard policy.isEnabled else {
                 fail(.outputFailed(output: name, reason: error.description))
                 return
             }
-            if upSeconds >= policy.healthyAfterSeconds { backoff.reset() }
-            let delay = backoff.nextDelay()
+            guard state.withLock({ $0.lost() }) else { return }
+            let delay = schedule.delay(after: .lost(afterSeconds: upSeconds))
             logger.warning(
                 "RTMP connection lost, reconnecting",
                 metadata: [
                     "url": "\(url)", "connected_for": "\(Self.seconds(upSeconds))", "retry_in": "\(Self.seconds(delay))",
                     "error": "\(error)",
                 ])
-            if queue.waitForClose(seconds: delay) { return }
+            guard waitBeforeRetry(seconds: delay) else { return }
         }
     }
 
+    /// Waits `seconds` unless stopped first; true if the next attempt may start.
+    private func waitBeforeRetry(seconds: Double) -> Bool {
+        _ = queue.waitForClose(seconds: seconds)
+        return state.withLock { $0.backoffEnded() }
+    }
+
     /// Sends until the queue is closed and drained, or the connection fails.
-    private func stream(on publisher: RTMPPublisher, gate: inout KeyframeGate) -> ConnectionEnd {
+    private func stream(on publisher: any StreamPublisher, gate: inout KeyframeGate) -> ConnectionEnd {
         while let packet = queue.pop() {
-            let deadline = drainDeadline.load(ordering: .acquiring)
-            if deadline != 0 && MonotonicTime.now().nanoseconds > deadline {
+            if case .draining(let deadline) = state.withLock({ $0 }), MonotonicTime.now().nanoseconds > deadline {
                 logger.warning("stop: unsent frames discarded", metadata: ["url": "\(url)", "queued": "\(queue.count)"])
                 queue.discardAll()
                 break
@@ -100,8 +116,12 @@ extension RTMPOutput {
                     try publisher.send(RTMPMediaMessage(tag))
                 }
                 // The frame's last byte is with the kernel now: capture → socket latency.
-                if !tags.isEmpty { latency?.frameSent(packet) }
+                if !tags.isEmpty && packet.kind != .sequenceHeader {
+                    sentFrames.add(1, ordering: .relaxed)
+                    latency?.frameSent(packet)
+                }
             } catch {
+                publisher.close()
                 return .failed(error)
             }
         }
@@ -114,11 +134,13 @@ extension RTMPOutput {
             }
         }
         publisher.close()
+        state.withLock { $0.drained() }
         return .finished
     }
 
-    /// Ends this output for good and tells the pipeline, which stops the run with `failure`.
+    /// Ends this output for good and tells the pipeline.
     private func fail(_ failure: PipelineError) {
+        guard state.withLock({ $0.fail("\(failure)") }) else { return }
         queue.close()
         queue.discardAll()
         onFailure(failure)

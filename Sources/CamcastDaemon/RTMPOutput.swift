@@ -7,25 +7,23 @@ import RTMPAddress
 import Synchronization
 
 /// Publishes the stream to one RTMP server from a dedicated publisher thread, and keeps it
-/// published: a failed or lost connection is retried with backoff (`ReconnectPolicy`), and a
-/// watchdog thread cuts a connection that stopped making progress.
+/// published: a failed or lost connection is retried (`ReconnectSchedule`), and a watchdog
+/// thread cuts a connection that stopped making progress.
+///
+/// Its life is one `RTMPOutputState` behind one lock; the publisher thread asks that state
+/// before every step, so a stop in any state is one transition. Neither `open` nor `finish`
+/// waits for a connection: the first attempt runs in the background (other outputs record
+/// meanwhile), and a stop during a connect or a wait returns at once (issue 14 #11).
 ///
 /// The capture thread only pushes into the bounded `SendQueue`; the publisher thread owns each
-/// librtmp connection outright (created, used and closed there, a fresh `RTMPPublisher` per
-/// attempt), so no librtmp state is ever touched from two threads or reused across attempts.
-/// The watchdog only reads TCP progress and calls `RTMPConnectionWatch.abort`, which is safe
-/// from any thread.
+/// connection outright (a fresh publisher per attempt, from `makePublisher`), so no librtmp
+/// state is touched from two threads or reused across attempts. The watchdog only reads TCP
+/// progress and calls `RTMPConnectionWatch.abort`, which is safe from any thread.
 ///
 /// Every connection starts clean: onMetaData, the AVC sequence header, then a keyframe the
 /// encoder is asked for at once (`KeyframeGate`, design invariant 1). Frames queued for a dead
-/// connection are discarded, not replayed.
-///
-/// Timestamps across reconnects: they keep counting on the capture clock (CLOCK_MONOTONIC,
-/// relative to the first frame of the run) instead of restarting at 0 on each connection. A
-/// new connection therefore starts at, say, 95 000 ms, and the gap a player or recording sees
-/// is the real outage. They never go backwards on a connection, since the dropped frames are
-/// older than the keyframe it starts with; restarting at 0 would instead make a server that
-/// still holds the old stream (or a player that stayed on it) see time jump back.
+/// connection are discarded, not replayed. Timestamps keep counting on the capture clock across
+/// reconnects, so the gap a player sees is the real outage and never goes backwards.
 final class RTMPOutput: StreamOutput {
     let name: String
     let url: RTMPURL
@@ -37,10 +35,13 @@ final class RTMPOutput: StreamOutput {
     let requestKeyframe: @Sendable () -> Void
     let onFailure: @Sendable (PipelineError) -> Void
     let latency: LatencyRecorder?
+    let makePublisher: StreamPublisherFactory
+    /// Everything about where the output is in its life.
+    let state = Mutex(RTMPOutputState.idle)
     private let threads = Mutex<[DedicatedThread]>([])
+    /// Signalled once when the publisher thread ends (after its last close).
+    let publisherDone = DispatchSemaphore(value: 0)
     let endTimestamp = Atomic<UInt32>(0)
-    /// CLOCK_MONOTONIC nanoseconds after which a draining publisher gives up; 0 while running.
-    let drainDeadline = Atomic<UInt64>(0)
     /// The live connection's watch, for the watchdog; nil between connections.
     let currentWatch = Mutex<RTMPConnectionWatch?>(nil)
     /// Set once the publisher thread has ended, to stop the watchdog.
@@ -49,28 +50,31 @@ final class RTMPOutput: StreamOutput {
     let watchdogWake = DispatchSemaphore(value: 0)
     /// Connections made after the first one.
     let reconnects = Atomic<Int>(0)
+    /// Connection attempts started (the first included); for tests and the log.
+    let attempts = Atomic<Int>(0)
+    /// Video frames handed to the socket.
+    let sentFrames = Atomic<Int>(0)
 
     init(
         url: RTMPURL, options: RTMPPublisherOptions, reconnect: ReconnectPolicy, metadata: FLVTag,
         queueMilliseconds: Int64, bitrateKbps: Int, logger: Logger,
         requestKeyframe: @escaping @Sendable () -> Void, onFailure: @escaping @Sendable (PipelineError) -> Void,
-        latency: LatencyRecorder? = nil
+        latency: LatencyRecorder? = nil, makePublisher: StreamPublisherFactory? = nil
     ) {
         self.url = url
         name = url.redacted
-        self.options = Self.transportOptions(options, bitrateKbps: bitrateKbps)
+        let options = Self.transportOptions(options, bitrateKbps: bitrateKbps)
+        self.options = options
         policy = reconnect
         self.metadata = metadata
-        // The queue overflows inside `push`, which runs in the encoder's output callback, with
-        // the encoder session's lock held: asking the encoder for a keyframe right there would
-        // take that lock again (a crash). Ask from another thread; the next frame or two carry it.
-        queue = SendQueue(maxSpanMilliseconds: queueMilliseconds) {
-            DispatchQueue.global().async(execute: requestKeyframe)
-        }
+        // The encoder delivers pictures after releasing its lock, so an overflow may ask it for
+        // a keyframe right there.
+        queue = SendQueue(maxSpanMilliseconds: queueMilliseconds, requestKeyframe: requestKeyframe)
         self.logger = logger
         self.requestKeyframe = requestKeyframe
         self.onFailure = onFailure
         self.latency = latency
+        self.makePublisher = makePublisher ?? { RTMPPublisher(url: url, options: options, logger: logger) }
     }
 
     /// What the publisher needs beyond the user's settings: librtmp's own lines at debug (this
@@ -90,35 +94,32 @@ final class RTMPOutput: StreamOutput {
         OutputStatistics(
             queuedPackets: queue.count, droppedFrames: queue.droppedFrames.load(ordering: .relaxed),
             discardedFrames: queue.discardedFrames.load(ordering: .relaxed),
-            reconnects: reconnects.load(ordering: .relaxed))
+            reconnects: reconnects.load(ordering: .relaxed), sentFrames: sentFrames.load(ordering: .relaxed))
     }
 
-    /// Starts the publisher and returns once its first attempt has connected — or failed: then
-    /// this throws when reconnecting is off (or the policy allows no retry), and otherwise
-    /// returns and the publisher keeps retrying in the background.
+    /// Starts the publisher and watchdog threads and returns at once: the first attempt runs in
+    /// the background. Throws only if a thread cannot start.
     func open() throws(PipelineError) {
-        let connected = Mutex<Result<Void, PipelineError>?>(nil)
-        let signal = DispatchSemaphore(value: 0)
+        guard state.withLock({ $0.start() }) else {
+            throw .outputFailed(output: name, reason: "opened twice")
+        }
+        // The first attempt runs while the stream starts: what the encoder makes meanwhile is
+        // queued (bounded by the queue's span), so a server that answers at once gets the stream
+        // from its first frame. A failed attempt discards it (see `publish`).
         do {
             let publisher = try DedicatedThread { [self] in
-                publish { result in
-                    connected.withLock { $0 = result }
-                    signal.signal()
-                }
+                publish()
                 publisherEnded.store(true, ordering: .releasing)
                 watchdogWake.signal()
+                publisherDone.signal()
             }
             threads.withLock { $0.append(publisher) }
             let watchdog = try DedicatedThread { [self] in watch() }
             threads.withLock { $0.append(watchdog) }
         } catch {
+            state.withLock { $0.stop(deadline: 0) }
             queue.close()
             throw .outputFailed(output: name, reason: error.description)
-        }
-        signal.wait()
-        if case .failure(let error) = connected.withLock({ $0 }) {
-            joinThreads()
-            throw error
         }
     }
 
@@ -126,12 +127,28 @@ final class RTMPOutput: StreamOutput {
         queue.push(packet)
     }
 
+    /// Stops in whatever state the output is: a stream drains for up to `drainSeconds` and ends
+    /// with the end-of-sequence tag; a connect in progress or a backoff wait ends at once, without
+    /// waiting for librtmp (its thread closes the connection when librtmp returns).
     func finish(endTimestamp: UInt32, drainSeconds: Double) {
         self.endTimestamp.store(endTimestamp, ordering: .relaxed)
-        drainDeadline.store(
-            MonotonicTime.now().adding(nanoseconds: UInt64(drainSeconds * 1e9)).nanoseconds, ordering: .releasing)
+        let deadline = MonotonicTime.now().adding(nanoseconds: UInt64(max(0, drainSeconds) * 1e9))
+        let draining = state.withLock { state -> Bool in
+            state.stop(deadline: deadline.nanoseconds)
+            if case .draining = state { return true }
+            return false
+        }
         queue.close()
-        joinThreads()
+        // A drain may overrun its deadline by one blocked send, which the watchdog cuts after
+        // the send timeout; anything else ends within a moment.
+        let bound = draining ? max(0, drainSeconds) + Double(max(1, options.sendTimeoutSeconds)) : 0.5
+        if publisherDone.wait(timeout: .now() + .milliseconds(Int(bound * 1000))) == .success {
+            publisherDone.signal()  // for a second finish
+            joinThreads()
+        } else {
+            logger.warning("RTMP output still inside librtmp; leaving it to close by itself", metadata: ["url": "\(url)"])
+            detachThreads()
+        }
         let counters = statistics
         logger.info(
             "RTMP output ended",
@@ -142,12 +159,19 @@ final class RTMPOutput: StreamOutput {
             ])
     }
 
-    private func joinThreads() {
-        let started = threads.withLock { current -> [DedicatedThread] in
+    private func takeThreads() -> [DedicatedThread] {
+        threads.withLock { current -> [DedicatedThread] in
             defer { current = [] }
             return current
         }
-        for thread in started { thread.join() }
+    }
+
+    private func joinThreads() {
+        for thread in takeThreads() { thread.join() }
+    }
+
+    private func detachThreads() {
+        for thread in takeThreads() { thread.detach() }
     }
 }
 

@@ -38,7 +38,7 @@ final class SendQueue: @unchecked Sendable {
     let peakSpanMilliseconds = Atomic<Int64>(0)
 
     /// `requestKeyframe` is called on the pushing thread (outside the queue's lock): it must not
-    /// block, nor re-enter the encoder that is calling `push`.
+    /// block. The encoder delivers pictures after releasing its own lock, so asking it is fine.
     init(maxSpanMilliseconds: Int64, requestKeyframe: @escaping @Sendable () -> Void) {
         maxSpan = maxSpanMilliseconds
         self.requestKeyframe = requestKeyframe

@@ -49,6 +49,18 @@ import Testing
         #expect(plan.outputsToOpen == [Self.server])
     }
 
+    /// `reconnect.*` changes were silently ignored by a reload; now every RTMP output is
+    /// reopened with the new policy (files are untouched).
+    @Test func reconnectSettingsReopenEveryRTMPOutputButNoFile() {
+        var new = Self.settings()
+        new.reconnect.maxDelaySeconds = 5
+        let plan = ReloadPlan(from: Self.settings(), to: new)
+        #expect(plan.reconnectChanged)
+        #expect(plan.outputsToClose == [Self.server])
+        #expect(plan.outputsToOpen == [Self.server])
+        #expect(!plan.isEmpty)
+    }
+
     @Test func aNewDeviceRestartsTheSourceOnly() {
         var new = Self.settings()
         new.source = .device(
