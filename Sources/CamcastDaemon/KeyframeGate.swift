@@ -1,40 +1,41 @@
-import FLV
+import Media
 
-/// Makes every new stream — a file, or an RTMP connection — begin the way players need it:
-/// onMetaData, then the AVC sequence header, then a keyframe; nothing before that keyframe
-/// (design invariant 1).
+/// The one place that decides "skip until a keyframe" (design invariant 1): a new stream — a
+/// file, an RTMP connection, a send queue after an overflow — begins at a keyframe and nothing
+/// before it; a stream under way sends a new decoder configuration when it changes.
 ///
-/// The metadata and sequence header are re-stamped with the keyframe's timestamp so that
-/// timestamps on one connection never go backwards even when it starts mid-stream.
-struct KeyframeGate {
-    private let metadata: FLVTag
-    private var sequenceHeader: FLVTag?
-    private(set) var isStreaming = false
-
-    init(metadata: FLVTag) {
-        self.metadata = metadata
+/// It remembers only the configuration it last let through, which is how it knows both whether
+/// the stream has started and whether the configuration changed; the packets carry their own.
+struct KeyframeGate: Sendable {
+    enum Admission: Equatable, Sendable {
+        /// Not before a keyframe.
+        case skip
+        /// The first packet of a stream (a keyframe): put the stream's setup in front of it.
+        case start
+        /// The decoder configuration changed: put the new one in front of the packet.
+        case configurationChanged
+        case pass
     }
 
-    /// The tags to write for `packet`, in order; empty while waiting for the first keyframe.
-    mutating func admit(_ packet: StreamPacket) -> [FLVTag] {
-        switch packet.kind {
-        case .sequenceHeader:
-            sequenceHeader = packet.tag
-            // A change mid-stream goes out at once; before the start it waits for the keyframe.
-            return isStreaming ? [packet.tag] : []
-        case .interFrame:
-            return isStreaming ? [packet.tag] : []
-        case .keyframe:
-            guard !isStreaming else { return [packet.tag] }
-            guard let header = sequenceHeader else { return [] }
-            isStreaming = true
-            let start = packet.tag.timestamp
-            return [metadata.retimed(to: start), header.retimed(to: start), packet.tag]
+    private var configuration: DecoderConfiguration?
+
+    var isStreaming: Bool { configuration != nil }
+
+    mutating func admit(_ packet: MediaPacket) -> Admission {
+        guard let current = configuration else {
+            guard packet.isKeyframe else { return .skip }
+            configuration = packet.decoderConfiguration
+            return .start
         }
+        guard packet.decoderConfiguration == current else {
+            configuration = packet.decoderConfiguration
+            return .configurationChanged
+        }
+        return .pass
     }
 
-    /// Forgets that the stream started (a new connection): the next keyframe starts it again.
+    /// The stream starts again (a new connection, a dropped run): the next keyframe starts it.
     mutating func restart() {
-        isStreaming = false
+        configuration = nil
     }
 }

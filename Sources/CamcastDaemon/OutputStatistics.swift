@@ -10,6 +10,9 @@ struct OutputStatistics: Sendable, Equatable {
     var reconnects = 0
     /// Video frames that left through this output (sent to the socket, written to the file).
     var sentFrames = 0
+    /// The output did all it was asked to (an `.h264` output with `max_frames` that has them):
+    /// its rate no longer says anything about the stream.
+    var isComplete = false
 
     static func + (lhs: OutputStatistics, rhs: OutputStatistics) -> OutputStatistics {
         OutputStatistics(

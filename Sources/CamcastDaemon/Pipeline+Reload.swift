@@ -121,14 +121,7 @@ extension Pipeline {
     ) {
         let end = stages.streamTime()
         for output in stages.remove(plan.outputsToClose) {
-            output.finish(endTimestamp: end, drainSeconds: running.stopDrainSeconds)
-        }
-        let closingRaw = Set(plan.outputsToClose.compactMap(\.annexBPath))
-        for writer in stages.rawWriters.withLock({ writers in
-            defer { writers.removeAll { closingRaw.contains($0.path) } }
-            return writers.filter { closingRaw.contains($0.path) }
-        }) {
-            writer.close()
+            output.finish(endTime: end, drainSeconds: running.stopDrainSeconds)
         }
         for target in plan.outputsToClose {
             outcome.applied.append("closed \(target)")
@@ -143,18 +136,12 @@ extension Pipeline {
             single.outputs = [target]
             let builder = Pipeline(settings: single, logger: logger, control: control)
             do {
-                if target.annexBPath != nil {
-                    let writers = try builder.makeAnnexBWriters()
-                    stages.rawWriters.withLock { $0 += writers }
-                    stages.encoder.requestKeyframe()
-                } else {
-                    for output in try builder.makeOutputs(encoder: stages.encoder, stages: stages, latency: stages.latency) {
-                        try output.open()
-                        guard stages.add(output, for: target) else {
-                            // Teardown came first: end it here, the pipeline no longer sees it.
-                            output.finish(endTimestamp: stages.streamTime(), drainSeconds: 0)
-                            throw PipelineError.outputFailed(output: output.name, reason: "the pipeline is stopping")
-                        }
+                for output in try builder.makeOutputs(encoder: stages.encoder, stages: stages, latency: stages.latency) {
+                    try output.open()
+                    guard stages.add(output, for: target) else {
+                        // Teardown came first: end it here, the pipeline no longer sees it.
+                        output.finish(endTime: stages.streamTime(), drainSeconds: 0)
+                        throw PipelineError.outputFailed(output: output.name, reason: "the pipeline is stopping")
                     }
                 }
                 running.outputs.append(target)
@@ -163,12 +150,5 @@ extension Pipeline {
                 outcome.failures.append("\(target): \(error)")
             }
         }
-    }
-}
-
-extension OutputTarget {
-    var annexBPath: String? {
-        if case .annexBFile(let path, _) = self { return path }
-        return nil
     }
 }

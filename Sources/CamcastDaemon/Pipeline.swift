@@ -8,9 +8,10 @@ import Synchronization
 
 /// Source → encoder → FLV → outputs, run as one service.
 ///
-/// The source's capture thread drives everything per frame: it encodes, the encoder's output
-/// callback turns pictures into FLV tags, and the tags are handed to each output (a file writes at
-/// once; an RTMP output queues for its publisher thread). `run` returns after a clean stop — on
+/// The source's capture thread drives everything per frame: it encodes, and the encoder, after
+/// releasing its lock, hands each picture on; it becomes one codec-neutral `MediaPacket` on the
+/// stream clock, handed to each output, which muxes it for itself (a file writes at once; an RTMP
+/// output queues for its publisher thread). `run` returns after a clean stop — on
 /// graceful shutdown (SIGTERM/SIGINT), when `durationSeconds` of media have been captured, or when
 /// an output fails — with the encoder flushed and every output ended with an end-of-sequence tag.
 public struct Pipeline: Service {
@@ -29,7 +30,7 @@ public struct Pipeline: Service {
         guard !settings.outputs.isEmpty else { throw PipelineError.noOutputs }
         let stop = StopSignal()
         let counters = control.counters
-        let assembler = Mutex(FLVStreamAssembler(originMilliseconds: DebugStreamOrigin.fromEnvironment()))
+        let assembler = Mutex(MediaPacketAssembler(originMilliseconds: DebugStreamOrigin.fromEnvironment()))
         let lastCaptureTime = Atomic<Int64>(0)
         // The stages a reload may swap; the encoder's callback reaches outputs only through it.
         let stagesBox = Mutex<PipelineStages?>(nil)
@@ -44,22 +45,10 @@ public struct Pipeline: Service {
                 if picture.isKeyframe { counters.keyframes.add(1, ordering: .relaxed) }
                 counters.encodedBytes.add(picture.nalUnits.reduce(0) { $0 + $1.bytes.count }, ordering: .relaxed)
                 lastCaptureTime.store(picture.pts, ordering: .relaxed)
-                for writer in stages.rawWriters.withLock({ $0 }) {
-                    do {
-                        _ = try writer.write(picture)
-                    } catch {
-                        stages.rawWriterFailed(writer, .outputFailed(output: writer.path, reason: "\(error)"), logger: logger)
-                    }
-                }
-                let packets: [StreamPacket]
-                do {
-                    packets = try assembler.withLock { try $0.packets(for: picture) }
-                } catch {
-                    stop.fire(.failed((error as? PipelineError) ?? .encoderFailed("\(error)")))
-                    return
-                }
-                for output in stages.outputs(for: packets) {
-                    for packet in packets { output.write(packet) }
+                // One codec-neutral packet for every output; each muxes it for itself.
+                let packet = assembler.withLock { $0.packet(for: picture) }
+                for output in stages.streamingOutputs {
+                    output.write(packet)
                 }
             }
         } catch {
@@ -71,17 +60,13 @@ public struct Pipeline: Service {
         let stages = PipelineStages(settings: settings, encoder: encoder, stop: stop, latency: latency) {
             assembler.withLock { $0.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) }
         }
-        let rawWriters = try makeAnnexBWriters()
-        stages.rawWriters.withLock { $0 = rawWriters }
         stagesBox.withLock { $0 = stages }
-        defer { stages.rawWriters.withLock { $0 }.forEach { $0.close() } }
 
         let outputs = try makeOutputs(encoder: encoder, stages: stages, latency: latency)
         // In the stream before they open (nothing flows until the source starts), so that an
         // output failing during its first attempt is already one the stages know.
-        // makeOutputs keeps the order of settings.outputs and skips only .h264 targets.
-        let outputTargets = settings.outputs.filter { $0.annexBPath == nil }
-        for (target, output) in zip(outputTargets, outputs) {
+        // makeOutputs keeps the order of settings.outputs.
+        for (target, output) in zip(settings.outputs, outputs) {
             stages.add(output, for: target)
         }
         var opened: [any StreamOutput] = []
@@ -93,7 +78,7 @@ public struct Pipeline: Service {
                 // The ones already open end properly (an RTMP one unpublishes) before the error.
                 let toFinish = opened
                 await Self.offThePool {
-                    for output in toFinish { output.finish(endTimestamp: 0, drainSeconds: 0) }
+                    for output in toFinish { output.finish(endTime: 0, drainSeconds: 0) }
                 }
                 throw error
             }
@@ -160,7 +145,7 @@ public struct Pipeline: Service {
             let end = assembler.withLock { $0.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) }
             let all = stages.currentOutputs + stages.failedOutputs.withLock { $0 }
             for output in all {
-                output.finish(endTimestamp: end, drainSeconds: settings.stopDrainSeconds)
+                output.finish(endTime: end, drainSeconds: settings.stopDrainSeconds)
             }
             return (finalSource, all.map(\.statistics).reduce(OutputStatistics(), +))
         }
@@ -204,7 +189,7 @@ public struct Pipeline: Service {
         }
     }
 
-    /// One output per FLV/RTMP target. An output that fails later is taken out of the stream
+    /// One output per target, in the order given. An output that fails later is taken out of the stream
     /// alone; the run stops only when it was the last one (issue 14 #8).
     func makeOutputs(encoder: X264EncoderSession, stages: PipelineStages, latency: LatencyRecorder?) throws -> [any StreamOutput] {
         let metadata = try FLVMuxer().metadataTag(
@@ -213,7 +198,7 @@ public struct Pipeline: Service {
                 frameRate: settings.encoder.frameRate.framesPerSecond,
                 videoDataRate: Double(settings.encoder.bitrateKbps), encoder: "Camcast (libx264)"))
         let logger = self.logger
-        return settings.outputs.compactMap { target -> (any StreamOutput)? in
+        return settings.outputs.map { target -> any StreamOutput in
             let identity = OutputIdentity()
             let fail: @Sendable (PipelineError) -> Void = { error in
                 stages.outputFailed(identity, error, logger: logger)
@@ -221,15 +206,19 @@ public struct Pipeline: Service {
             let output: any StreamOutput
             switch target {
             case .flvFile(let path):
-                output = FLVFileOutput(path: path, metadata: metadata, logger: logger, onFailure: fail)
+                output = FLVFileOutput(
+                    path: path, metadata: metadata, logger: logger, requestKeyframe: { encoder.requestKeyframe() },
+                    onFailure: fail)
             case .rtmp(let url):
                 output = RTMPOutput(
                     url: url, options: settings.rtmp, reconnect: settings.reconnect, metadata: metadata,
                     queueMilliseconds: settings.sendQueueMilliseconds, bitrateKbps: settings.encoder.bitrateKbps,
                     logger: logger, requestKeyframe: { encoder.requestKeyframe() }, onFailure: fail,
                     latency: latency)
-            case .annexBFile:
-                return nil  // written from encoded pictures directly, see makeAnnexBWriters
+            case .annexBFile(let path, let maxFrames):
+                output = AnnexBFileOutput(
+                    path: path, frameLimit: maxFrames, logger: logger, requestKeyframe: { encoder.requestKeyframe() },
+                    onFailure: fail)
             }
             identity.set(output)
             return output
@@ -246,18 +235,6 @@ public struct Pipeline: Service {
             } catch {
                 // Out of threads: do it here rather than not at all.
                 continuation.resume(returning: body())
-            }
-        }
-    }
-
-    /// Raw `.h264` outputs take the encoder's pictures as they are (Annex-B needs NAL units, not FLV tags).
-    func makeAnnexBWriters() throws -> [AnnexBWriter] {
-        try settings.outputs.compactMap { target -> AnnexBWriter? in
-            guard case .annexBFile(let path, let maxFrames) = target else { return nil }
-            do {
-                return try AnnexBWriter(path: path, frameLimit: maxFrames)
-            } catch {
-                throw PipelineError.outputFailed(output: path, reason: "\(error)")
             }
         }
     }

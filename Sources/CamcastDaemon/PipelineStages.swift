@@ -17,17 +17,14 @@ final class PipelineStages: Sendable {
         var output: any StreamOutput
     }
 
-    /// The FLV outputs, and the sequence header a newly opened output must start with.
+    /// The outputs. No decoder configuration is kept here: every packet carries it.
     struct OutputSet {
         var outputs: [Entry] = []
-        /// The latest AVC sequence header the encoder produced (it repeats only when SPS/PPS change).
-        var sequenceHeader: StreamPacket?
     }
 
     let encoder: X264EncoderSession
     let stop: StopSignal
     let outputs: Mutex<OutputSet>
-    let rawWriters: Mutex<[AnnexBWriter]>
     /// Outputs taken out of the stream after they failed, still to be finished at teardown.
     let failedOutputs = Mutex<[any StreamOutput]>([])
     let source: Mutex<(any FrameSource)?>
@@ -46,13 +43,13 @@ final class PipelineStages: Sendable {
     /// Frames go to the encoder through this, whichever source delivers them.
     let deliver: Mutex<(@Sendable (VideoFrame) -> Void)?>
     /// Stream time (ms) of the latest picture, where an output that is closed ends its stream.
-    let streamTime: @Sendable () -> UInt32
+    let streamTime: @Sendable () -> Int64
     /// Capture → socket latency of RTMP outputs, shared by every output opened during the run.
     let latency: LatencyRecorder?
 
     init(
         settings: RunSettings, encoder: X264EncoderSession, stop: StopSignal, latency: LatencyRecorder?,
-        streamTime: @escaping @Sendable () -> UInt32
+        streamTime: @escaping @Sendable () -> Int64
     ) {
         self.settings = Mutex(settings)
         self.encoder = encoder
@@ -60,30 +57,23 @@ final class PipelineStages: Sendable {
         self.latency = latency
         self.streamTime = streamTime
         outputs = Mutex(OutputSet())
-        rawWriters = Mutex([])
         source = Mutex(nil)
         deliver = Mutex(nil)
     }
 
-    /// The outputs to hand `packets` to; remembers a new sequence header for outputs opened later.
-    func outputs(for packets: [StreamPacket]) -> [any StreamOutput] {
-        outputs.withLock { set in
-            if let header = packets.last(where: { $0.kind == .sequenceHeader }) { set.sequenceHeader = header }
-            return set.outputs.map(\.output)
-        }
+    /// The outputs to hand the next packet to.
+    var streamingOutputs: [any StreamOutput] {
+        outputs.withLock { $0.outputs.map(\.output) }
     }
 
-    /// Adds an output to the stream: it gets the current sequence header at once, and the
-    /// encoder is asked for an IDR so that it starts within a frame, not a GOP. False once the
+    /// Adds an output to the stream; the encoder is asked for an IDR so that it starts within a
+    /// frame, not a GOP (the IDR carries the decoder configuration with it). False once the
     /// stages are closed: the caller finishes the output itself.
     @discardableResult
     func add(_ output: any StreamOutput, for target: OutputTarget) -> Bool {
         let added = phase.withLock { phase -> Bool in
             guard phase != .closed else { return false }
-            outputs.withLock { set in
-                if let header = set.sequenceHeader { output.write(header) }
-                set.outputs.append(Entry(target: target, output: output))
-            }
+            outputs.withLock { $0.outputs.append(Entry(target: target, output: output)) }
             return true
         }
         if added { encoder.requestKeyframe() }
@@ -123,8 +113,8 @@ final class PipelineStages: Sendable {
 
     var currentOutputs: [any StreamOutput] { outputs.withLock { $0.outputs.map(\.output) } }
 
-    /// Every output still in the stream: FLV/RTMP outputs and raw `.h264` writers.
-    var liveOutputCount: Int { outputs.withLock { $0.outputs.count } + rawWriters.withLock { $0.count } }
+    /// Every output still in the stream.
+    var liveOutputCount: Int { outputs.withLock { $0.outputs.count } }
 
     /// Takes a failed output out of the stream; the others keep going. Only when none is left
     /// does the run stop, with this failure as its reason (issue 14 #8).
@@ -134,18 +124,6 @@ final class PipelineStages: Sendable {
             return set.outputs.remove(at: index).output
         }
         if let removed { failedOutputs.withLock { $0.append(removed) } }
-        outputLost(error, logger: logger)
-    }
-
-    /// Closes a raw writer that failed and takes it out of the stream (see `outputFailed`).
-    func rawWriterFailed(_ writer: AnnexBWriter, _ error: PipelineError, logger: Logger) {
-        let removed = rawWriters.withLock { writers -> Bool in
-            guard let index = writers.firstIndex(where: { $0 === writer }) else { return false }
-            writers.remove(at: index)
-            return true
-        }
-        guard removed else { return }
-        writer.close()
         outputLost(error, logger: logger)
     }
 

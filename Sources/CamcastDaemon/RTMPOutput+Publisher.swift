@@ -17,7 +17,7 @@ extension RTMPOutput {
         var schedule = ReconnectSchedule(policy: policy)
         var failures = 0
         var connections = 0
-        var gate = KeyframeGate(metadata: metadata)
+        var muxer = FLVPacketMuxer(metadata: metadata)
         /// False until the queue first discards: the first connection then sends from the first
         /// frame of the run, with no keyframe to ask for.
         var suspended = false
@@ -67,13 +67,13 @@ extension RTMPOutput {
             schedule.published()
             // A new connection must start with a keyframe: ask for one now instead of waiting a
             // GOP; frames encoded before it could not be decoded on this connection.
-            gate.restart()
+            muxer.restart()
             if suspended {
                 queue.resume()
                 requestKeyframe()
             }
             currentWatch.withLock { $0 = publisher.connectionWatch }
-            let end = stream(on: publisher, gate: &gate)
+            let end = stream(on: publisher, muxer: &muxer)
             currentWatch.withLock { $0 = nil }
 
             guard case .failed(let error) = end else { return }
@@ -103,30 +103,38 @@ extension RTMPOutput {
     }
 
     /// Sends until the queue is closed and drained, or the connection fails.
-    private func stream(on publisher: any StreamPublisher, gate: inout KeyframeGate) -> ConnectionEnd {
+    private func stream(on publisher: any StreamPublisher, muxer: inout FLVPacketMuxer) -> ConnectionEnd {
         while let packet = queue.pop() {
             if case .draining(let deadline) = state.withLock({ $0 }), MonotonicTime.now().nanoseconds > deadline {
                 logger.warning("stop: unsent frames discarded", metadata: ["url": "\(url)", "queued": "\(queue.count)"])
                 queue.discardAll()
                 break
             }
+            let tags: [FLVTag]
+            do {
+                tags = try muxer.tags(for: packet)
+            } catch {
+                // A frame FLV cannot carry (over 16 MiB): skip it and start again at a keyframe.
+                logger.error("frame not sendable as FLV; waiting for the next keyframe", metadata: ["error": "\(error)"])
+                muxer.restart()
+                continue
+            }
             do throws(RTMPError) {
-                let tags = gate.admit(packet)
                 for tag in tags {
                     try publisher.send(RTMPMediaMessage(tag))
-                }
-                // The frame's last byte is with the kernel now: capture → socket latency.
-                if !tags.isEmpty && packet.kind != .sequenceHeader {
-                    sentFrames.add(1, ordering: .relaxed)
-                    latency?.frameSent(packet)
                 }
             } catch {
                 publisher.close()
                 return .failed(error)
             }
+            // The frame's last byte is with the kernel now: capture → socket latency.
+            if !tags.isEmpty {
+                sentFrames.add(1, ordering: .relaxed)
+                latency?.frameSent(packet)
+            }
         }
-        if gate.isStreaming {
-            let end = FLVMuxer().endOfSequenceTag(timestamp: endTimestamp.load(ordering: .relaxed))
+        if muxer.isStreaming {
+            let end = muxer.endOfSequence(at: endTime.load(ordering: .relaxed))
             do {
                 try publisher.send(RTMPMediaMessage(end))
             } catch {

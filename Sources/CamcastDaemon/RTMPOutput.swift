@@ -21,7 +21,7 @@ import Synchronization
 /// progress and calls `RTMPConnectionWatch.abort`, which is safe from any thread.
 ///
 /// Every connection starts clean: onMetaData, the AVC sequence header, then a keyframe the
-/// encoder is asked for at once (`KeyframeGate`, design invariant 1). Frames queued for a dead
+/// encoder is asked for at once (`FLVPacketMuxer` over a `KeyframeGate`, design invariant 1). Frames queued for a dead
 /// connection are discarded, not replayed. Timestamps keep counting on the capture clock across
 /// reconnects, so the gap a player sees is the real outage and never goes backwards.
 final class RTMPOutput: StreamOutput {
@@ -41,7 +41,8 @@ final class RTMPOutput: StreamOutput {
     private let threads = Mutex<[DedicatedThread]>([])
     /// Signalled once when the publisher thread ends (after its last close).
     let publisherDone = DispatchSemaphore(value: 0)
-    let endTimestamp = Atomic<UInt32>(0)
+    /// Stream time (ms) of the end-of-sequence tag, set by `finish`.
+    let endTime = Atomic<Int64>(0)
     /// The live connection's watch, for the watchdog; nil between connections.
     let currentWatch = Mutex<RTMPConnectionWatch?>(nil)
     /// Set once the publisher thread has ended, to stop the watchdog.
@@ -123,15 +124,15 @@ final class RTMPOutput: StreamOutput {
         }
     }
 
-    func write(_ packet: StreamPacket) {
+    func write(_ packet: MediaPacket) {
         queue.push(packet)
     }
 
     /// Stops in whatever state the output is: a stream drains for up to `drainSeconds` and ends
     /// with the end-of-sequence tag; a connect in progress or a backoff wait ends at once, without
     /// waiting for librtmp (its thread closes the connection when librtmp returns).
-    func finish(endTimestamp: UInt32, drainSeconds: Double) {
-        self.endTimestamp.store(endTimestamp, ordering: .relaxed)
+    func finish(endTime: Int64, drainSeconds: Double) {
+        self.endTime.store(endTime, ordering: .relaxed)
         let deadline = MonotonicTime.now().adding(nanoseconds: UInt64(max(0, drainSeconds) * 1e9))
         let draining = state.withLock { state -> Bool in
             state.stop(deadline: deadline.nanoseconds)

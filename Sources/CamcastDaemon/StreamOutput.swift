@@ -1,17 +1,21 @@
-/// One destination of the encoded stream: an RTMP server or a file.
+import Media
+
+/// One destination of the encoded stream: an RTMP server or a file. Each output muxes the
+/// codec-neutral packets for itself.
 ///
-/// `write` is called on the capture thread for every packet and must not block for long;
-/// an output that fails later (a dropped connection, a full disk) reports it through the
-/// failure handler it was made with.
+/// `write` is called on the capture thread for every packet (after the encoder released its
+/// lock) and must not block for long; an output that fails later (a dropped connection, a full
+/// disk) reports it through the failure handler it was made with.
 protocol StreamOutput: AnyObject, Sendable {
     /// How the output appears in logs and errors; never contains a stream key.
     var name: String { get }
-    /// Connects or creates the file; throws if the output cannot start at all.
+    /// Creates the file or starts connecting; throws if the output cannot start at all. Never
+    /// waits for a server.
     func open() throws(PipelineError)
-    func write(_ packet: StreamPacket)
+    func write(_ packet: MediaPacket)
     /// Sends what is still queued (bounded by `drainSeconds`), ends the stream with the AVC
-    /// end-of-sequence tag at `endTimestamp`, and closes.
-    func finish(endTimestamp: UInt32, drainSeconds: Double)
+    /// end-of-sequence tag at stream time `endTime` (ms), and closes.
+    func finish(endTime: Int64, drainSeconds: Double)
     /// Queue, drop and reconnect figures for the status line (see OutputStatistics.swift).
     var statistics: OutputStatistics { get }
 }

@@ -1,4 +1,5 @@
 import FLV
+import Media
 import Foundation
 import Logging
 import Testing
@@ -25,7 +26,7 @@ struct FLVFileOutputTests {
 
         let output = FLVFileOutput(path: path, metadata: Self.metadata, logger: Self.logger) { _ in }
         try output.open()
-        output.finish(endTimestamp: 0, drainSeconds: 0)
+        output.finish(endTime: 0, drainSeconds: 0)
 
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == previous)
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
@@ -55,16 +56,20 @@ extension FLVFileOutputTests {
         let path = directory.appendingPathComponent("cam.flv").path
         let output = FLVFileOutput(path: path, metadata: Self.metadata, logger: Self.logger) { _ in }
         try output.open()
-        func packet(_ kind: StreamPacket.Kind, _ timestamp: UInt32) -> StreamPacket {
-            StreamPacket(kind: kind, tag: try! FLVTag(type: .video, timestamp: timestamp, body: [0x17, 1, 0, 0, 0]), captureTime: 0)
+        let wrap = Int64(UInt32.max) + 1
+        func packet(_ keyframe: Bool, _ dts: Int64) -> MediaPacket {
+            var packet = FrameStream(gop: 1000).packet(1)
+            packet.isKeyframe = keyframe
+            packet.dts = dts
+            packet.pts = dts
+            return packet
         }
-        output.write(packet(.sequenceHeader, UInt32.max - 50))
-        output.write(packet(.keyframe, UInt32.max - 50))
-        output.write(packet(.interFrame, UInt32.max - 17))
-        output.write(packet(.interFrame, 16))  // wrapped: not before a keyframe in the new file
-        output.write(packet(.keyframe, 49))
-        output.write(packet(.interFrame, 82))
-        output.finish(endTimestamp: 82, drainSeconds: 0)
+        output.write(packet(true, wrap - 51))
+        output.write(packet(false, wrap - 18))
+        output.write(packet(false, wrap + 16))  // past the wrap: not before a keyframe in the new file
+        output.write(packet(true, wrap + 49))
+        output.write(packet(false, wrap + 82))
+        output.finish(endTime: wrap + 82, drainSeconds: 0)
 
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         #expect(names.count == 2, "\(names)")

@@ -35,6 +35,16 @@ final class FakeServer: Sendable {
 
     private let state: Mutex<State>
     private let hangRelease = DispatchSemaphore(value: 0)
+    /// While set, every send blocks (a congested link) until `unstall()`.
+    private let stalled = Mutex(false)
+    private let stallRelease = DispatchSemaphore(value: 0)
+
+    func stall() { stalled.withLock { $0 = true } }
+
+    func unstall() {
+        stalled.withLock { $0 = false }
+        stallRelease.signal()
+    }
 
     init(_ script: [Answer], then fallback: Answer = .accept(failAfterSends: nil)) {
         state = Mutex(State(script: script, fallback: fallback))
@@ -63,6 +73,10 @@ final class FakeServer: Sendable {
     }
 
     func send(_ message: RTMPMediaMessage) throws(RTMPError) {
+        if stalled.withLock({ $0 }) {
+            stallRelease.wait()
+            stallRelease.signal()
+        }
         let failed = state.withLock { state -> Bool in
             if let left = state.sendsLeft {
                 if left == 0 { return true }

@@ -15,8 +15,8 @@ struct OutputFailureTests {
         let written = Atomic<Int>(0)
         init(_ name: String) { self.name = name }
         func open() throws(PipelineError) {}
-        func write(_ packet: StreamPacket) { written.add(1, ordering: .relaxed) }
-        func finish(endTimestamp: UInt32, drainSeconds: Double) {}
+        func write(_ packet: MediaPacket) { written.add(1, ordering: .relaxed) }
+        func finish(endTime: Int64, drainSeconds: Double) {}
         var statistics: OutputStatistics { OutputStatistics() }
     }
 
@@ -38,8 +38,8 @@ struct OutputFailureTests {
         stages.outputFailed(fileIdentity, .outputFailed(output: "a.flv", reason: "No space left on device"), logger: logger)
         #expect(!stop.hasFired)
         #expect(stages.currentOutputs.map(\.name) == ["rtmp"])
-        let packet = StreamPacket(kind: .keyframe, tag: FrameStream.tag(0), captureTime: 0)
-        for output in stages.outputs(for: [packet]) { output.write(packet) }
+        let packet = FrameStream(gop: 10).packet(0)
+        for output in stages.streamingOutputs { output.write(packet) }
         #expect(server.written.load(ordering: .relaxed) == 1)
         #expect(file.written.load(ordering: .relaxed) == 0)
 

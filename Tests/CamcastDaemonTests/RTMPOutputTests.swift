@@ -1,4 +1,5 @@
 import FLV
+import Media
 import Foundation
 import Logging
 import RTMP
@@ -43,9 +44,8 @@ struct RTMPOutputTests {
         return false
     }
 
-    /// Feeds a sequence header and frames `range`, as the encoder would.
+    /// Feeds frames `range`, as the encoder would.
     static func feed(_ output: RTMPOutput, _ range: Range<Int>) {
-        output.write(FrameStream.sequenceHeader(before: range.lowerBound))
         for number in range { output.write(frames.packet(number)) }
     }
 
@@ -59,7 +59,7 @@ struct RTMPOutputTests {
         #expect(keyframes.count.load(ordering: .relaxed) >= 1, "a new connection asks for a keyframe")
         Self.feed(output, 0..<5)
         #expect(eventually { server.events.filter { if case .send = $0 { return true } else { return false } }.count >= 7 })
-        output.finish(endTimestamp: 500, drainSeconds: 2)
+        output.finish(endTime: 500, drainSeconds: 2)
         let sends = server.events.compactMap { event -> UInt8? in
             if case .send(let type, _) = event { return type }
             return nil
@@ -81,13 +81,12 @@ struct RTMPOutputTests {
         Self.feed(output, 0..<5)
         #expect(eventually { server.connects == 2 && Self.isStreaming(output) })
         // The new connection starts only at the next keyframe (10), with metadata and header again.
-        output.write(FrameStream.sequenceHeader(before: 10))
         for number in 10..<13 { output.write(Self.frames.packet(number)) }
         #expect(eventually { output.statistics.sentFrames == 2 + 3 })
-        output.finish(endTimestamp: 500, drainSeconds: 2)
+        output.finish(endTime: 500, drainSeconds: 2)
         #expect(output.statistics.reconnects == 1)
         let afterReconnect = server.events.split(separator: .connect).last.map(Array.init) ?? []
-        #expect(afterReconnect.first == .send(type: 18, timestamp: 0))
+        #expect(afterReconnect.first == .send(type: 18, timestamp: 330), "metadata at the keyframe's time")
     }
 
     /// Issue 14 #2: a stop during the wait between attempts must not open a connection.
@@ -97,7 +96,7 @@ struct RTMPOutputTests {
         try output.open()
         #expect(eventually { Self.isBackingOff(output) })
         let started = Date()
-        output.finish(endTimestamp: 0, drainSeconds: 2)
+        output.finish(endTime: 0, drainSeconds: 2)
         #expect(Date().timeIntervalSince(started) < 1, "a stop does not wait out the backoff")
         usleep(200_000)
         #expect(server.connects == 1)
@@ -112,7 +111,7 @@ struct RTMPOutputTests {
         try output.open()
         #expect(eventually { server.connects == 1 })
         let started = Date()
-        output.finish(endTimestamp: 0, drainSeconds: 2)
+        output.finish(endTime: 0, drainSeconds: 2)
         #expect(Date().timeIntervalSince(started) < 1.5)
         #expect(Self.state(output) == .finished(.stopped))
         server.release()
@@ -129,7 +128,7 @@ struct RTMPOutputTests {
         #expect(Date().timeIntervalSince(started) < 0.5)
         server.release()
         #expect(eventually { Self.isStreaming(output) })
-        output.finish(endTimestamp: 0, drainSeconds: 1)
+        output.finish(endTime: 0, drainSeconds: 1)
     }
 
     /// The first attempt runs while the stream starts; a server that answers then gets the run
@@ -142,7 +141,7 @@ struct RTMPOutputTests {
         Self.feed(output, 0..<8)
         server.release()
         #expect(eventually { output.statistics.sentFrames == 8 })
-        output.finish(endTimestamp: 300, drainSeconds: 2)
+        output.finish(endTime: 300, drainSeconds: 2)
         #expect(keyframes.count.load(ordering: .relaxed) == 0)
         #expect(output.statistics.discardedFrames == 0)
     }
@@ -153,19 +152,53 @@ struct RTMPOutputTests {
         try output.open()
         #expect(eventually { Self.isStreaming(output) })
         Self.feed(output, 0..<30)
-        output.finish(endTimestamp: 990, drainSeconds: 5)
+        output.finish(endTime: 990, drainSeconds: 5)
         #expect(output.statistics.sentFrames == 30)
         let last = server.events.suffix(2)
         #expect(Array(last) == [.send(type: 9, timestamp: 990), .close])
     }
 
+    /// A link that cannot keep up: the queue overflows, drops whole runs up to a keyframe, asks
+    /// for one, and what is sent afterwards resumes at a keyframe.
+    @Test func aStalledLinkOverflowsTheQueueUpToAKeyframe() throws {
+        let server = FakeServer([])
+        let keyframes = KeyframeRequests()
+        let output = try Self.output(server, keyframes: keyframes)
+        try output.open()
+        #expect(eventually { Self.isStreaming(output) })
+        Self.feed(output, 0..<3)
+        #expect(eventually { output.statistics.sentFrames == 3 })
+        server.stall()
+        // 200 frames 33 ms apart: 6.6 s of media against a 5 s queue.
+        Self.feed(output, 3..<203)
+        #expect(output.statistics.droppedFrames > 0)
+        #expect(keyframes.count.load(ordering: .relaxed) >= 1, "an overflow asks for a keyframe")
+        server.unstall()
+        output.finish(endTime: 203 * 33, drainSeconds: 5)
+        let stats = output.statistics
+        #expect(stats.sentFrames + stats.droppedFrames + stats.queuedPackets >= 202, "every frame sent or counted: \(stats)")
+        // After the stall, the frames that went out continue from a keyframe, never mid-GOP.
+        let frameTimestamps = server.events.compactMap { event -> UInt32? in
+            if case .send(9, let timestamp) = event { return timestamp }
+            return nil
+        }
+        var numbers: [Int] = []
+        for timestamp in frameTimestamps.dropLast() where numbers.last != Int(timestamp) / 33 {
+            numbers.append(Int(timestamp) / 33)  // a sequence header shares its keyframe's time
+        }
+        #expect(numbers.count > 3)
+        for (previous, next) in zip(numbers, numbers.dropFirst()) where next != previous + 1 {
+            #expect(next % 10 == 0, "after a gap at \(previous), frame \(next) is not a keyframe")
+        }
+    }
+
     @Test func aStopBeforeOpenAndASecondStopAreHarmless() throws {
         let server = FakeServer([])
         let output = try Self.output(server)
-        output.finish(endTimestamp: 0, drainSeconds: 1)
+        output.finish(endTime: 0, drainSeconds: 1)
         #expect(Self.state(output) == .finished(.stopped))
         #expect(throws: PipelineError.self) { try output.open() }
-        output.finish(endTimestamp: 0, drainSeconds: 1)
+        output.finish(endTime: 0, drainSeconds: 1)
         #expect(server.connects == 0)
     }
 
@@ -176,7 +209,7 @@ struct RTMPOutputTests {
         try output.open()
         #expect(eventually { failures.count == 1 })
         #expect(eventually { Self.state(output).isFinished })
-        output.finish(endTimestamp: 0, drainSeconds: 1)
+        output.finish(endTime: 0, drainSeconds: 1)
         #expect(server.connects == 1)
         #expect(failures.count == 1)
         #expect("\(failures.errors.withLock { $0 }[0])".contains("refused"))
@@ -189,7 +222,7 @@ struct RTMPOutputTests {
             server, policy: ReconnectPolicy(initialDelaySeconds: 0.01, maxDelaySeconds: 0.02, maxAttempts: 3), failures: failures)
         try output.open()
         #expect(eventually { failures.count == 1 })
-        output.finish(endTimestamp: 0, drainSeconds: 1)
+        output.finish(endTime: 0, drainSeconds: 1)
         #expect(server.connects == 3)
         #expect("\(failures.errors.withLock { $0 }[0])".contains("gave up after 3 attempts"))
     }
