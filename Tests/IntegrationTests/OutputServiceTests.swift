@@ -41,6 +41,7 @@ struct OutputServiceTests {
         let result = try ReconnectTests.stop(camcast)
         try server.stop()
 
+        print("flap: server listening → camcast publishing, s: \(delays)")
         #expect(delays.allSatisfy { $0 <= 2.5 }, "server listening → camcast publishing, s: \(delays)")
         #expect(result.status == 0, "\(result.stderr)")
         ReconnectTests.expectNoKey(result)
