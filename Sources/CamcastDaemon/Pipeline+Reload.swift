@@ -137,7 +137,11 @@ extension Pipeline {
             let builder = Pipeline(settings: single, logger: logger, control: control)
             do {
                 for output in try builder.makeOutputs(encoder: stages.encoder, stages: stages, latency: stages.latency) {
-                    try output.open()
+                    do {
+                        try output.open()
+                    } catch {
+                        throw PipelineError(error)
+                    }
                     guard stages.add(output, for: target) else {
                         // Teardown came first: end it here, the pipeline no longer sees it.
                         output.finish(endTime: stages.streamTime(), drainSeconds: 0)

@@ -72,7 +72,11 @@ public struct Pipeline: Service {
         var opened: [any StreamOutput] = []
         for output in outputs {
             do {
-                try output.open()
+                do {
+                    try output.open()
+                } catch {
+                    throw PipelineError(error)
+                }
                 opened.append(output)
             } catch {
                 // The ones already open end properly (an RTMP one unpublishes) before the error.
@@ -200,8 +204,8 @@ public struct Pipeline: Service {
         let logger = self.logger
         return settings.outputs.map { target -> any StreamOutput in
             let identity = OutputIdentity()
-            let fail: @Sendable (PipelineError) -> Void = { error in
-                stages.outputFailed(identity, error, logger: logger)
+            let fail: @Sendable (OutputFailure) -> Void = { failure in
+                stages.outputFailed(identity, PipelineError(failure), logger: logger)
             }
             let output: any StreamOutput
             switch target {

@@ -4,6 +4,7 @@ import Foundation
 import RTMP
 import Synchronization
 @testable import CamcastDaemon
+@testable import Outputs
 
 /// A scripted RTMP server for `RTMPOutput`'s publish loop: each connection attempt takes the next
 /// scripted answer, and every call the output makes is recorded in order.

@@ -2,6 +2,7 @@ import FLV
 import Media
 import Testing
 @testable import CamcastDaemon
+@testable import Outputs
 
 @Suite("Every connection starts clean")
 struct KeyframeGateTests {

@@ -3,6 +3,7 @@ import Media
 import Testing
 
 @testable import CamcastDaemon
+@testable import Outputs
 
 @Suite struct LatencyRecorderTests {
     @Test func percentilesOfAHundredSamples() throws {

@@ -5,6 +5,7 @@ import Media
 import Synchronization
 import Testing
 @testable import CamcastDaemon
+@testable import Outputs
 
 /// Issue 14 #8: one failing output (a full disk under an FLV recording) used to stop the whole
 /// run, RTMP included. Now it leaves the stream alone; only the last one's failure stops the run.
@@ -14,7 +15,7 @@ struct OutputFailureTests {
         let name: String
         let written = Atomic<Int>(0)
         init(_ name: String) { self.name = name }
-        func open() throws(PipelineError) {}
+        func open() throws(OutputFailure) {}
         func write(_ packet: MediaPacket) { written.add(1, ordering: .relaxed) }
         func finish(endTime: Int64, drainSeconds: Double) {}
         var statistics: OutputStatistics { OutputStatistics() }

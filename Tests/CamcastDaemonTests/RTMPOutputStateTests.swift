@@ -1,5 +1,6 @@
 import Testing
 @testable import CamcastDaemon
+@testable import Outputs
 
 /// The RTMP output's one state enum: every transition, and the ones it must refuse.
 @Suite("RTMP output state")

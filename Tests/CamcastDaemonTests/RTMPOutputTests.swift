@@ -7,6 +7,7 @@ import RTMPAddress
 import Synchronization
 import Testing
 @testable import CamcastDaemon
+@testable import Outputs
 
 /// The RTMP output's publish loop over a fake publisher: reconnect sequences, backoff classes,
 /// drain on stop, and a stop in every state, all without a server.
@@ -16,8 +17,8 @@ struct RTMPOutputTests {
     static let frames = FrameStream(gop: 10)
 
     final class Failures: Sendable {
-        let errors = Mutex<[PipelineError]>([])
-        var handler: @Sendable (PipelineError) -> Void { { error in self.errors.withLock { $0.append(error) } } }
+        let errors = Mutex<[OutputFailure]>([])
+        var handler: @Sendable (OutputFailure) -> Void { { error in self.errors.withLock { $0.append(error) } } }
         var count: Int { errors.withLock { $0.count } }
     }
 
@@ -197,7 +198,7 @@ struct RTMPOutputTests {
         let output = try Self.output(server)
         output.finish(endTime: 0, drainSeconds: 1)
         #expect(Self.state(output) == .finished(.stopped))
-        #expect(throws: PipelineError.self) { try output.open() }
+        #expect(throws: OutputFailure.self) { try output.open() }
         output.finish(endTime: 0, drainSeconds: 1)
         #expect(server.connects == 0)
     }

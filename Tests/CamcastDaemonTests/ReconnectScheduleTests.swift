@@ -1,5 +1,6 @@
 import Testing
 @testable import CamcastDaemon
+@testable import Outputs
 
 /// Issue 14 #1: which waits follow which failures, and a flapping server simulated on a clock.
 @Suite("Reconnect schedule")

@@ -5,6 +5,7 @@ import RTMPAddress
 import Testing
 
 @testable import CamcastDaemon
+@testable import Outputs
 
 @Suite struct ReloadPlanTests {
     static let file = OutputTarget.flvFile(path: "/var/lib/camcast/a.flv")

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import CamcastDaemon
+@testable import Outputs
 
 /// Frames numbered in encoding order, a keyframe every `gop`, 33 ms apart; the frame number
 /// travels in the packet's data so the test can tell which frames came out.

@@ -2,6 +2,7 @@ import Media
 import Testing
 
 @testable import CamcastDaemon
+@testable import Outputs
 
 @Suite struct StatusLineTests {
     private func snapshot(atSeconds seconds: UInt64, captured: Int, encoded: Int, bytes: Int, sent: Int? = nil) -> PipelineSnapshot {

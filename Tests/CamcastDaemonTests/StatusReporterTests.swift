@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Testing
 @testable import CamcastDaemon
+@testable import Outputs
 
 /// Issue 14 #5: READY=1 was lost for good when frames flowed before the pipeline attached to
 /// its control (the reporter found no snapshot and returned).

@@ -3,6 +3,7 @@ import FLV
 import Media
 import Testing
 @testable import CamcastDaemon
+@testable import Outputs
 
 /// Issue 14 #3: past 2^32 ms of stream time (49.7 days) the stream used to throw
 /// `timestampOutOfRange` and end the run. Stream time is 64-bit; RTMP/FLV timestamps wrap by the spec.

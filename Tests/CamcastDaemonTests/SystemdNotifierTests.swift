@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import CamcastDaemon
+@testable import Outputs
 
 @Suite struct SystemdNotifierTests {
     @Test func abstractNamesStartWithNUL() {

@@ -6,19 +6,19 @@ import Synchronization
 /// Writes the stream to a raw `.h264` file (Annex-B), optionally only its first `maxFrames`
 /// pictures, from a thread of its own (`OutputWorker`). Like every output it muxes the
 /// codec-neutral packets itself and fails alone (issue 14 #8).
-final class AnnexBFileOutput: StreamOutput {
-    let name: String
+package final class AnnexBFileOutput: StreamOutput {
+    package let name: String
     private let path: String
     private let frameLimit: Int?
     private let writer = Mutex<AnnexBWriter?>(nil)
     private let failed = Atomic<Bool>(false)
     private let logger: Logger
-    private let onFailure: @Sendable (PipelineError) -> Void
+    private let onFailure: @Sendable (OutputFailure) -> Void
     private let worker: OutputWorker
 
-    init(
+    package init(
         path: String, frameLimit: Int?, logger: Logger, requestKeyframe: @escaping @Sendable () -> Void = {},
-        onFailure: @escaping @Sendable (PipelineError) -> Void
+        onFailure: @escaping @Sendable (OutputFailure) -> Void
     ) {
         self.path = path
         name = path
@@ -28,19 +28,19 @@ final class AnnexBFileOutput: StreamOutput {
         worker = OutputWorker(maxSpanMilliseconds: OutputWorker.fileQueueMilliseconds, requestKeyframe: requestKeyframe)
     }
 
-    func open() throws(PipelineError) {
+    package func open() throws(OutputFailure) {
         do {
             let opened = try AnnexBWriter(path: path, frameLimit: frameLimit)
             writer.withLock { $0 = opened }
             try worker.start { [self] packet in writeNow(packet) }
         } catch {
             writer.withLock { $0 = nil }
-            throw .outputFailed(output: path, reason: "\(error)")
+            throw OutputFailure(output: path, reason: "\(error)")
         }
         logger.info("writing H.264 file", metadata: ["path": "\(path)"])
     }
 
-    func write(_ packet: MediaPacket) {
+    package func write(_ packet: MediaPacket) {
         worker.push(packet)
     }
 
@@ -52,16 +52,16 @@ final class AnnexBFileOutput: StreamOutput {
         } catch {
             failed.store(true, ordering: .relaxed)
             writer.close()
-            onFailure(.outputFailed(output: path, reason: "\(error)"))
+            onFailure(OutputFailure(output: path, reason: "\(error)"))
         }
     }
 
-    func finish(endTime: Int64, drainSeconds: Double) {
+    package func finish(endTime: Int64, drainSeconds: Double) {
         worker.stop(drainSeconds: drainSeconds)
         writer.withLock { $0 }?.close()
     }
 
-    var statistics: OutputStatistics {
+    package var statistics: OutputStatistics {
         guard let writer = writer.withLock({ $0 }) else { return OutputStatistics() }
         return OutputStatistics(
             queuedPackets: worker.queue.count, droppedFrames: worker.queue.droppedFrames.load(ordering: .relaxed),

@@ -6,9 +6,9 @@ import Synchronization
 /// (a file on a slow or full disk): the capture thread only pushes, so a stuck write never holds
 /// up the encoder or the other outputs. On overflow the queue drops up to the next keyframe and
 /// asks the encoder for one, as an RTMP output's does (`SendQueue`).
-final class OutputWorker: Sendable {
+package final class OutputWorker: Sendable {
     /// How much media a file output may hold while its disk is slow: ten seconds.
-    static let fileQueueMilliseconds: Int64 = 10_000
+    package static let fileQueueMilliseconds: Int64 = 10_000
 
     let queue: SendQueue
     private let thread = Mutex<DedicatedThread?>(nil)

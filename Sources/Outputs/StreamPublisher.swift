@@ -6,7 +6,7 @@ import RTMP
 ///
 /// One instance serves one connection attempt and is used by one thread at a time (the output's
 /// publisher thread), like `RTMPPublisher` itself.
-protocol StreamPublisher: AnyObject {
+package protocol StreamPublisher: AnyObject {
     /// TCP, handshake, connect and publish, bounded by the connect timeout.
     func connect() throws(RTMPError)
     func send(_ message: RTMPMediaMessage) throws(RTMPError)
@@ -18,4 +18,4 @@ protocol StreamPublisher: AnyObject {
 }
 
 /// Makes a fresh publisher for each attempt (librtmp state is never reused, design invariant 3).
-typealias StreamPublisherFactory = @Sendable () -> any StreamPublisher
+package typealias StreamPublisherFactory = @Sendable () -> any StreamPublisher

@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// A write error (a full disk) ends this output only: the file is closed where it stands and the
 /// pipeline is told, which keeps the other outputs running (issue 14 #8).
-final class FLVFileOutput: StreamOutput {
+package final class FLVFileOutput: StreamOutput {
     private struct State {
         var writer: FLVFileWriter?
         var muxer: FLVPacketMuxer
@@ -23,18 +23,18 @@ final class FLVFileOutput: StreamOutput {
         var lastTime: Int64 = 0
     }
 
-    let name: String
+    package let name: String
     private let path: String
     private let state: Mutex<State>
     private let logger: Logger
-    private let onFailure: @Sendable (PipelineError) -> Void
+    private let onFailure: @Sendable (OutputFailure) -> Void
     private let worker: OutputWorker
 
     /// `queueMilliseconds` of media may wait for the disk before frames are dropped up to a
     /// keyframe (which `requestKeyframe` asks the encoder for).
-    init(
+    package init(
         path: String, metadata: FLVTag, logger: Logger, queueMilliseconds: Int64 = OutputWorker.fileQueueMilliseconds,
-        requestKeyframe: @escaping @Sendable () -> Void = {}, onFailure: @escaping @Sendable (PipelineError) -> Void
+        requestKeyframe: @escaping @Sendable () -> Void = {}, onFailure: @escaping @Sendable (OutputFailure) -> Void
     ) {
         self.path = path
         name = path
@@ -44,15 +44,15 @@ final class FLVFileOutput: StreamOutput {
         worker = OutputWorker(maxSpanMilliseconds: queueMilliseconds, requestKeyframe: requestKeyframe)
     }
 
-    func open() throws(PipelineError) {
+    package func open() throws(OutputFailure) {
         let path = self.path
-        let opened: Result<String, PipelineError> = state.withLock { state in
+        let opened: Result<String, OutputFailure> = state.withLock { state in
             do {
                 let writer = try FLVFileWriter(path: FLVFileOutput.freshPath(for: path))
                 state.writer = writer
                 return .success(writer.path)
             } catch {
-                return .failure(.outputFailed(output: path, reason: "\(error)"))
+                return .failure(OutputFailure(output: path, reason: "\(error)"))
             }
         }
         let actual = try opened.get()
@@ -60,7 +60,7 @@ final class FLVFileOutput: StreamOutput {
             try worker.start { [self] packet in writeNow(packet) }
         } catch {
             state.withLock { $0.writer = nil }
-            throw .outputFailed(output: path, reason: error.description)
+            throw OutputFailure(output: path, reason: error.description)
         }
         if actual != path {
             logger.notice("FLV file exists; recording to a new name", metadata: ["path": "\(path)", "new": "\(actual)"])
@@ -68,7 +68,7 @@ final class FLVFileOutput: StreamOutput {
         logger.info("writing FLV file", metadata: ["path": "\(actual)"])
     }
 
-    func write(_ packet: MediaPacket) {
+    package func write(_ packet: MediaPacket) {
         worker.push(packet)
     }
 
@@ -76,7 +76,7 @@ final class FLVFileOutput: StreamOutput {
     private func writeNow(_ packet: MediaPacket) {
         let path = self.path
         let logger = self.logger
-        let failure: PipelineError? = state.withLock { state in
+        let failure: OutputFailure? = state.withLock { state in
             guard !state.failed, state.writer != nil else { return nil }
             do {
                 let epoch = packet.dts >> 32
@@ -96,7 +96,7 @@ final class FLVFileOutput: StreamOutput {
                 return nil
             } catch {
                 state.failed = true
-                return .outputFailed(output: name, reason: "\(error)")
+                return OutputFailure(output: name, reason: "\(error)")
             }
         }
         if let failure { onFailure(failure) }
@@ -118,13 +118,13 @@ final class FLVFileOutput: StreamOutput {
         logger.notice("stream clock wrapped at 2^32 ms; recording continues in a new file", metadata: ["path": "\(next.path)"])
     }
 
-    var statistics: OutputStatistics {
+    package var statistics: OutputStatistics {
         OutputStatistics(
             queuedPackets: worker.queue.count, droppedFrames: worker.queue.droppedFrames.load(ordering: .relaxed),
             sentFrames: state.withLock { $0.sentFrames })
     }
 
-    func finish(endTime: Int64, drainSeconds: Double) {
+    package func finish(endTime: Int64, drainSeconds: Double) {
         // What is queued goes to the disk first (a local write is quick; a stuck disk is bounded).
         if !worker.stop(drainSeconds: drainSeconds) {
             logger.error("FLV writes did not finish in time; closing the file where it stands", metadata: ["path": "\(path)"])

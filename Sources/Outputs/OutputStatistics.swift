@@ -1,20 +1,32 @@
 /// What an output tells the status line. Outputs without a queue (files) report zeros.
-struct OutputStatistics: Sendable, Equatable {
+package struct OutputStatistics: Sendable, Equatable {
     /// Packets waiting to be sent.
-    var queuedPackets = 0
+    package var queuedPackets = 0
     /// Frames dropped because the output did not keep up (always a run ending at a keyframe).
-    var droppedFrames = 0
+    package var droppedFrames = 0
     /// Frames thrown away because there was no connection to send them on.
-    var discardedFrames = 0
+    package var discardedFrames = 0
     /// Times the output had to connect again after a failure.
-    var reconnects = 0
+    package var reconnects = 0
     /// Video frames that left through this output (sent to the socket, written to the file).
-    var sentFrames = 0
+    package var sentFrames = 0
     /// The output did all it was asked to (an `.h264` output with `max_frames` that has them):
     /// its rate no longer says anything about the stream.
-    var isComplete = false
+    package var isComplete = false
 
-    static func + (lhs: OutputStatistics, rhs: OutputStatistics) -> OutputStatistics {
+    package init(
+        queuedPackets: Int = 0, droppedFrames: Int = 0, discardedFrames: Int = 0, reconnects: Int = 0, sentFrames: Int = 0,
+        isComplete: Bool = false
+    ) {
+        self.queuedPackets = queuedPackets
+        self.droppedFrames = droppedFrames
+        self.discardedFrames = discardedFrames
+        self.reconnects = reconnects
+        self.sentFrames = sentFrames
+        self.isComplete = isComplete
+    }
+
+    package static func + (lhs: OutputStatistics, rhs: OutputStatistics) -> OutputStatistics {
         OutputStatistics(
             queuedPackets: lhs.queuedPackets + rhs.queuedPackets, droppedFrames: lhs.droppedFrames + rhs.droppedFrames,
             discardedFrames: lhs.discardedFrames + rhs.discardedFrames, reconnects: lhs.reconnects + rhs.reconnects,

@@ -2,5 +2,5 @@ import RTMP
 
 /// librtmp behind the output's publisher protocol; the publisher's own API is used unchanged.
 extension RTMPPublisher: StreamPublisher {
-    var connectionWatch: RTMPConnectionWatch? { watch }
+    package var connectionWatch: RTMPConnectionWatch? { watch }
 }

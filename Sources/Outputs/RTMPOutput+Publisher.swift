@@ -37,7 +37,7 @@ extension RTMPOutput {
                 failures += 1
                 if policy.givesUp(after: failures) {
                     let reason = policy.isEnabled ? "gave up after \(failures) attempts: \(error)" : error.description
-                    fail(.outputFailed(output: name, reason: reason))
+                    fail(OutputFailure(output: name, reason: reason))
                     return
                 }
                 guard state.withLock({ $0.attemptFailed() }) else { return }
@@ -81,7 +81,7 @@ extension RTMPOutput {
             suspended = true
             let upSeconds = Double(MonotonicTime.now().nanoseconds(since: connectedAt)) / 1e9
             guard policy.isEnabled else {
-                fail(.outputFailed(output: name, reason: error.description))
+                fail(OutputFailure(output: name, reason: error.description))
                 return
             }
             guard state.withLock({ $0.lost() }) else { return }
@@ -147,7 +147,7 @@ extension RTMPOutput {
     }
 
     /// Ends this output for good and tells the pipeline.
-    private func fail(_ failure: PipelineError) {
+    private func fail(_ failure: OutputFailure) {
         guard state.withLock({ $0.fail("\(failure)") }) else { return }
         queue.close()
         queue.discardAll()

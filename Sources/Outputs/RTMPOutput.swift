@@ -24,8 +24,8 @@ import Synchronization
 /// encoder is asked for at once (`FLVPacketMuxer` over a `KeyframeGate`, design invariant 1). Frames queued for a dead
 /// connection are discarded, not replayed. Timestamps keep counting on the capture clock across
 /// reconnects, so the gap a player sees is the real outage and never goes backwards.
-final class RTMPOutput: StreamOutput {
-    let name: String
+package final class RTMPOutput: StreamOutput {
+    package let name: String
     let url: RTMPURL
     let options: RTMPPublisherOptions
     let policy: ReconnectPolicy
@@ -33,7 +33,7 @@ final class RTMPOutput: StreamOutput {
     let queue: SendQueue
     let logger: Logger
     let requestKeyframe: @Sendable () -> Void
-    let onFailure: @Sendable (PipelineError) -> Void
+    let onFailure: @Sendable (OutputFailure) -> Void
     let latency: LatencyRecorder?
     let makePublisher: StreamPublisherFactory
     /// Everything about where the output is in its life.
@@ -56,10 +56,10 @@ final class RTMPOutput: StreamOutput {
     /// Video frames handed to the socket.
     let sentFrames = Atomic<Int>(0)
 
-    init(
+    package init(
         url: RTMPURL, options: RTMPPublisherOptions, reconnect: ReconnectPolicy, metadata: FLVTag,
         queueMilliseconds: Int64, bitrateKbps: Int, logger: Logger,
-        requestKeyframe: @escaping @Sendable () -> Void, onFailure: @escaping @Sendable (PipelineError) -> Void,
+        requestKeyframe: @escaping @Sendable () -> Void, onFailure: @escaping @Sendable (OutputFailure) -> Void,
         latency: LatencyRecorder? = nil, makePublisher: StreamPublisherFactory? = nil
     ) {
         self.url = url
@@ -91,7 +91,7 @@ final class RTMPOutput: StreamOutput {
         return options
     }
 
-    var statistics: OutputStatistics {
+    package var statistics: OutputStatistics {
         OutputStatistics(
             queuedPackets: queue.count, droppedFrames: queue.droppedFrames.load(ordering: .relaxed),
             discardedFrames: queue.discardedFrames.load(ordering: .relaxed),
@@ -100,9 +100,9 @@ final class RTMPOutput: StreamOutput {
 
     /// Starts the publisher and watchdog threads and returns at once: the first attempt runs in
     /// the background. Throws only if a thread cannot start.
-    func open() throws(PipelineError) {
+    package func open() throws(OutputFailure) {
         guard state.withLock({ $0.start() }) else {
-            throw .outputFailed(output: name, reason: "opened twice")
+            throw OutputFailure(output: name, reason: "opened twice")
         }
         // The first attempt runs while the stream starts: what the encoder makes meanwhile is
         // queued (bounded by the queue's span), so a server that answers at once gets the stream
@@ -120,18 +120,18 @@ final class RTMPOutput: StreamOutput {
         } catch {
             state.withLock { $0.stop(deadline: 0) }
             queue.close()
-            throw .outputFailed(output: name, reason: error.description)
+            throw OutputFailure(output: name, reason: error.description)
         }
     }
 
-    func write(_ packet: MediaPacket) {
+    package func write(_ packet: MediaPacket) {
         queue.push(packet)
     }
 
     /// Stops in whatever state the output is: a stream drains for up to `drainSeconds` and ends
     /// with the end-of-sequence tag; a connect in progress or a backoff wait ends at once, without
     /// waiting for librtmp (its thread closes the connection when librtmp returns).
-    func finish(endTime: Int64, drainSeconds: Double) {
+    package func finish(endTime: Int64, drainSeconds: Double) {
         self.endTime.store(endTime, ordering: .relaxed)
         let deadline = MonotonicTime.now().adding(nanoseconds: UInt64(max(0, drainSeconds) * 1e9))
         let draining = state.withLock { state -> Bool in
