@@ -53,6 +53,30 @@ struct OutputServiceTests {
         }
     }
 
+    /// #2: a stop while the output waits between attempts (here after nginx refused the publish
+    /// twice, an expensive failure with a growing wait) ends the run without another attempt.
+    /// (The binary before issue 14 passes this too; the stop-during-connect case, where it did
+    /// publish and unpublish an empty stream, is pinned by RTMPOutputTests with a fake server.)
+    @Test(.timeLimit(.minutes(1)))
+    func aStopDuringABackoffWaitOpensNoConnection() throws {
+        let server = try RTMPServer()
+        let config = try Project.scratchDirectory("backoff-stop").appendingPathComponent("camcast.yaml")
+        try ("source:\n  size: 320x180\n  fps: 30\nreconnect:\n  initial_delay_seconds: 3\noutputs:\n"
+            + "  - url: \(server.url(app: "denyall", name: Self.streamKey))\n").write(to: config, atomically: true, encoding: .utf8)
+        let camcast = try Daemon.start(["run", "--config", config.path])
+        try #require(camcast.waitForLog("RTMP connect failed, retrying", count: 2, timeout: 20), "\(camcast.stderrSoFar)")
+        usleep(500_000)  // inside the wait before the third attempt (3 × 1.7 s, at least 3.8 s with jitter)
+        camcast.signal(SIGTERM)
+        let result = try camcast.wait(timeout: 20)
+        try server.stop()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.seconds < 30)
+        let afterStop = result.stderr.components(separatedBy: "stopping").dropFirst().joined()
+        #expect(!afterStop.contains("RTMP connect failed") && !afterStop.contains("RTMP publishing"), "\(afterStop)")
+        #expect(result.stderr.components(separatedBy: "RTMP connect failed").count - 1 == 2)
+        ReconnectTests.expectNoKey(result)
+    }
+
     /// #11: an RTMP server that takes the TCP connection and never answers holds up neither the
     /// start nor the stop: the local recording gets the whole run, and the stop is prompt.
     @Test(.timeLimit(.minutes(2)))
