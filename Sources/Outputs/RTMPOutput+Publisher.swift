@@ -68,6 +68,7 @@ extension RTMPOutput {
             // A new connection must start with a keyframe: ask for one now instead of waiting a
             // GOP; frames encoded before it could not be decoded on this connection.
             muxer.restart()
+            queue.askForKeyframes(true)
             if suspended {
                 queue.resume()
                 requestKeyframe()

@@ -106,7 +106,10 @@ package final class RTMPOutput: StreamOutput {
         }
         // The first attempt runs while the stream starts: what the encoder makes meanwhile is
         // queued (bounded by the queue's span), so a server that answers at once gets the stream
-        // from its first frame. A failed attempt discards it (see `publish`).
+        // from its first frame. A failed attempt discards it (see `publish`). Until then an
+        // overflow asks the encoder for nothing: a server that stays silent must not put extra
+        // keyframes into the other outputs' streams.
+        queue.askForKeyframes(false)
         do {
             let publisher = try DedicatedThread { [self] in
                 publish()

@@ -28,6 +28,10 @@ final class SendQueue: @unchecked Sendable {
     /// never went out.
     private var gate = KeyframeGate()
     private var skipReason = Skip.start
+    /// False while nothing consumes the queue yet (an RTMP output's first attempt): an overflow
+    /// then drops as usual but asks the encoder for no keyframe, which only the frames that will
+    /// be sent are worth.
+    private var asksForKeyframes = true
     private enum Skip { case start, congestion, reconnect }
     private let maxSpan: Int64
     private let requestKeyframe: @Sendable () -> Void
@@ -82,7 +86,7 @@ final class SendQueue: @unchecked Sendable {
                 _ = gate.admit(packet)
             } else {
                 skipReason = .congestion
-                overflowed = true
+                overflowed = asksForKeyframes
             }
         } else if span > peakSpanMilliseconds.load(ordering: .relaxed) {
             peakSpanMilliseconds.store(span, ordering: .relaxed)
@@ -138,6 +142,13 @@ final class SendQueue: @unchecked Sendable {
         condition.lock()
         suspended = true
         discardWaiting()
+        condition.unlock()
+    }
+
+    /// Whether an overflow asks the encoder for a keyframe (see `asksForKeyframes`).
+    func askForKeyframes(_ ask: Bool) {
+        condition.lock()
+        asksForKeyframes = ask
         condition.unlock()
     }
 

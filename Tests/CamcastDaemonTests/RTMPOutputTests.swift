@@ -159,6 +159,21 @@ struct RTMPOutputTests {
         #expect(Array(last) == [.send(type: 9, timestamp: 990), .close])
     }
 
+    /// While the first attempt hangs, frames queue up and overflow, but no keyframe is asked for:
+    /// a silent server must not put extra IDRs into the other outputs' streams.
+    @Test func aHangingFirstAttemptAsksForNoKeyframes() throws {
+        let server = FakeServer([.hang])
+        let keyframes = KeyframeRequests()
+        let output = try Self.output(server, keyframes: keyframes)
+        try output.open()
+        Self.feed(output, 0..<400)  // 13 s of media against a 5 s queue
+        #expect(output.statistics.droppedFrames > 0)
+        #expect(keyframes.count.load(ordering: .relaxed) == 0)
+        server.release()
+        #expect(eventually { Self.isStreaming(output) })
+        output.finish(endTime: 0, drainSeconds: 1)
+    }
+
     /// A link that cannot keep up: the queue overflows, drops whole runs up to a keyframe, asks
     /// for one, and what is sent afterwards resumes at a keyframe.
     @Test func aStalledLinkOverflowsTheQueueUpToAKeyframe() throws {
