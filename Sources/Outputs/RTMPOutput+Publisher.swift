@@ -53,7 +53,8 @@ extension RTMPOutput {
             }
 
             let connectedAt = MonotonicTime.now()
-            guard state.withLock({ $0.published(at: connectedAt.nanoseconds) }) else {
+            let watch = publisher.connectionWatch
+            guard state.withLock({ $0.published(at: connectedAt.nanoseconds, watch: watch) }) else {
                 // Stopped while connecting: unpublish at once, nothing was sent.
                 publisher.close()
                 return
@@ -73,9 +74,7 @@ extension RTMPOutput {
                 queue.resume()
                 requestKeyframe()
             }
-            currentWatch.withLock { $0 = publisher.connectionWatch }
             let end = stream(on: publisher, muxer: &muxer)
-            currentWatch.withLock { $0 = nil }
 
             guard case .failed(let error) = end else { return }
             queue.suspend()
@@ -106,7 +105,7 @@ extension RTMPOutput {
     /// Sends until the queue is closed and drained, or the connection fails.
     private func stream(on publisher: any StreamPublisher, muxer: inout FLVPacketMuxer) -> ConnectionEnd {
         while let packet = queue.pop() {
-            if case .draining(let deadline) = state.withLock({ $0 }), MonotonicTime.now().nanoseconds > deadline {
+            if case .draining(let deadline, _) = state.withLock({ $0 }), MonotonicTime.now().nanoseconds > deadline {
                 logger.warning("stop: unsent frames discarded", metadata: ["url": "\(url)", "queued": "\(queue.count)"])
                 queue.discardAll()
                 break

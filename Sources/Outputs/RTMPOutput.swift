@@ -43,8 +43,6 @@ package final class RTMPOutput: StreamOutput {
     let publisherDone = DispatchSemaphore(value: 0)
     /// Stream time (ms) of the end-of-sequence tag, set by `finish`.
     let endTime = Atomic<Int64>(0)
-    /// The live connection's watch, for the watchdog; nil between connections.
-    let currentWatch = Mutex<RTMPConnectionWatch?>(nil)
     /// Set once the publisher thread has ended, to stop the watchdog.
     let publisherEnded = Atomic<Bool>(false)
     /// Signalled with `publisherEnded`, so the watchdog ends at once rather than at its next sample.

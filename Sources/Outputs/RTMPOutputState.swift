@@ -1,25 +1,44 @@
+import RTMP
+
 /// The whole life of one RTMP output, in one enum behind one lock (`RTMPOutput.state`), with
 /// transitions that reject what cannot happen (grpc-swift-2's `GRPCServer` state): the publisher
 /// thread asks before every step, and a stop from any thread is one transition, so a stop during a
 /// backoff wait can never be followed by a connect (issue 14 #2).
+///
+/// The live connection's watch (for the watchdog) lives in the states that have a connection.
 enum RTMPOutputState: Equatable, Sendable {
     /// Made, thread not started.
     case idle
     /// An attempt is under way (`attempt` counts from 1 since the last publish).
     case connecting(attempt: Int)
     /// Publishing; `since` is CLOCK_MONOTONIC ns.
-    case streaming(since: UInt64)
+    case streaming(since: UInt64, watch: Watch? = nil)
     /// Waiting before attempt `nextAttempt`.
     case backingOff(nextAttempt: Int)
     /// Stop asked while streaming: sending what is queued until `deadline` (CLOCK_MONOTONIC ns),
     /// then the end-of-sequence tag.
-    case draining(deadline: UInt64)
+    case draining(deadline: UInt64, watch: Watch? = nil)
     /// Nothing more happens; the publisher thread closes what it holds and ends.
     case finished(Outcome)
 
     enum Outcome: Equatable, Sendable {
         case stopped
         case failed(String)
+    }
+
+    /// A connection's watch, compared by identity (one per connection).
+    struct Watch: Equatable, Sendable {
+        let connection: RTMPConnectionWatch
+
+        static func == (lhs: Watch, rhs: Watch) -> Bool { lhs.connection === rhs.connection }
+    }
+
+    /// The live connection's watch: while streaming or draining.
+    var watch: RTMPConnectionWatch? {
+        switch self {
+        case .streaming(_, let watch), .draining(_, let watch): watch?.connection
+        default: nil
+        }
     }
 
     var isFinished: Bool {
@@ -35,9 +54,9 @@ enum RTMPOutputState: Equatable, Sendable {
     }
 
     /// An attempt published. False if a stop came during the connect: close it again.
-    mutating func published(at now: UInt64) -> Bool {
+    mutating func published(at now: UInt64, watch: RTMPConnectionWatch? = nil) -> Bool {
         guard case .connecting = self else { return false }
-        self = .streaming(since: now)
+        self = .streaming(since: now, watch: watch.map(Watch.init))
         return true
     }
 
@@ -80,7 +99,7 @@ enum RTMPOutputState: Equatable, Sendable {
     /// connect in progress is abandoned: its thread closes it when librtmp returns).
     mutating func stop(deadline: UInt64) {
         switch self {
-        case .streaming: self = .draining(deadline: deadline)
+        case .streaming(_, let watch): self = .draining(deadline: deadline, watch: watch)
         case .idle, .connecting, .backingOff: self = .finished(.stopped)
         case .draining, .finished: break
         }
