@@ -2,7 +2,6 @@ import Config
 import Testing
 
 @testable import CamcastDaemon
-@testable import Outputs
 
 /// `--connect-timeout S` sets `network.connect_timeout_seconds` through the config's own rules and
 /// reaches the RTMP publisher's options.

@@ -5,7 +5,6 @@ import Media
 import Testing
 
 @testable import CamcastDaemon
-@testable import Outputs
 
 /// `source.type: file` and `--pace` through the resolver, as `camcast run` resolves them.
 @Suite struct SettingsResolverFileTests {

@@ -4,7 +4,6 @@ import Foundation
 import Testing
 
 @testable import CamcastDaemon
-@testable import Outputs
 
 /// `encoder.scaling` reaches the encoder's settings from the file and from the environment.
 ///

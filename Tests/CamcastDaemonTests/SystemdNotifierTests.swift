@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 @testable import CamcastDaemon
-@testable import Outputs
 
 @Suite struct SystemdNotifierTests {
     @Test func abstractNamesStartWithNUL() {
