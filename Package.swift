@@ -2,7 +2,8 @@
 import PackageDescription
 
 // The pipeline is visible in the targets:
-//   Capture ─▶ Encoder ─▶ FLV ─▶ RTMP, wired together by CamcastDaemon, started by `camcast`.
+//   Capture ─▶ Encoder ─▶ Outputs (FLV files, Annex-B files, RTMP over librtmp), wired together by
+//   CamcastDaemon, started by `camcast`.
 // Each C library is wrapped by exactly one thin `C*` system-library module and imported by exactly
 // one Swift module, so no C type reaches a public API. Media, FLV, RTMPAddress and Config are pure Swift.
 let package = Package(
@@ -42,6 +43,14 @@ let package = Package(
         .target(name: "RTMPAddress"),
         // Stage 4: the librtmp publisher (GnuTLS for rtmps://).
         .target(name: "RTMP", dependencies: ["CRTMP", "CGnuTLS", "Media", "RTMPAddress", .product(name: "Logging", package: "swift-log")]),
+        // Everything after the encoder: the outputs (RTMP, FLV file, Annex-B file), each muxing the
+        // codec-neutral packets for itself on a thread of its own; the RTMP output's publish loop,
+        // reconnect schedule, send queue and watchdog over a publisher protocol (librtmp's RTMPPublisher).
+        .target(
+            name: "Outputs",
+            dependencies: [
+                "Media", "Encoder", "FLV", "RTMP", "RTMPAddress", .product(name: "Logging", package: "swift-log"),
+            ]),
         // Configuration file model and validation, pure Swift (+ Yams for parsing; Media's value types).
         // YAMLEventScan also reads libyaml's events through Yams' own CYaml module, so a file's work
         // is bounded before Yams composes it (no library beyond what Yams already links).
@@ -50,7 +59,7 @@ let package = Package(
         .target(
             name: "CamcastDaemon",
             dependencies: [
-                "Media", "Capture", "Encoder", "FLV", "RTMPAddress", "RTMP", "Config",
+                "Media", "Capture", "Encoder", "FLV", "RTMPAddress", "RTMP", "Outputs", "Config",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -75,11 +84,12 @@ let package = Package(
             exclude: ["Corpus"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "TestSupport"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Media", "TestSupport"]),
-        // Daemon logic apart from processes: reconnect policy, send queue, dead-peer detection,
-        // reload plans, sd_notify datagrams, watchdog, status line.
+        // Daemon and output logic apart from processes: the RTMP output over a fake publisher,
+        // reconnect schedule, send queue, dead-peer detection, reload plans, sd_notify datagrams,
+        // watchdog, status line.
         .testTarget(
             name: "CamcastDaemonTests",
-            dependencies: ["CamcastDaemon", "Capture", "Config", "Encoder", "FLV", "Media", "RTMP", "RTMPAddress"]),
+            dependencies: ["CamcastDaemon", "Capture", "Config", "Encoder", "FLV", "Media", "Outputs", "RTMP", "RTMPAddress"]),
         // Boots the vivid VM (scripts/vivid-vm) from the host and runs its in-VM suites there.
         .testTarget(
             name: "CaptureIntegrationTests",

@@ -17,28 +17,39 @@ extension Pipeline {
     /// `ReloadPlan`). Blocks while outputs connect or a source restarts: call it off the
     /// capture thread and off the cooperative pool.
     func apply(_ new: RunSettings, to stages: PipelineStages) -> ReloadOutcome {
-        stages.closed.withLock { closed in
-            guard !closed, !stages.stop.hasFired else {
-                return ReloadOutcome(failures: ["the pipeline is stopping"])
-            }
-            let old = stages.settings.withLock { $0 }
-            let plan = ReloadPlan(from: old, to: new)
-            var outcome = ReloadOutcome(needsRestart: plan.needsRestart)
-            var running = old
-            applyEncoderChanges(plan, to: stages, running: &running, outcome: &outcome)
-            if plan.restartSource {
-                restartSource(new, stages: stages, running: &running, outcome: &outcome)
-            }
-            if !plan.outputsToClose.isEmpty || !plan.outputsToOpen.isEmpty {
-                replaceOutputs(plan, new: new, stages: stages, running: &running, outcome: &outcome)
-            }
-            if let seconds = plan.statusIntervalSeconds {
-                running.statusIntervalSeconds = seconds
-                outcome.applied.append("status every \(seconds) s")
-            }
-            stages.settings.withLock { $0 = running }
-            return outcome
+        guard !stages.stop.hasFired, !stages.isClosed else {
+            return ReloadOutcome(failures: ["the pipeline is stopping"])
         }
+        guard stages.beginReload() else {
+            return ReloadOutcome(failures: ["another reload is under way; try again when it has finished"])
+        }
+        defer { stages.endReload() }
+        let old = stages.settings.withLock { $0 }
+        let plan = ReloadPlan(from: old, to: new)
+        var outcome = ReloadOutcome(needsRestart: plan.needsRestart)
+        var running = old
+        applyEncoderChanges(plan, to: stages, running: &running, outcome: &outcome)
+        if plan.restartSource {
+            restartSource(new, stages: stages, running: &running, outcome: &outcome)
+        }
+        if !plan.outputsToClose.isEmpty || !plan.outputsToOpen.isEmpty {
+            replaceOutputs(plan, new: new, stages: stages, running: &running, outcome: &outcome)
+        }
+        if let seconds = plan.statusIntervalSeconds {
+            running.statusIntervalSeconds = seconds
+            outcome.applied.append("status every \(seconds) s")
+        }
+        if plan.reconnectChanged {
+            // Policies are given to RTMP outputs when they are made: the ones reopened by this
+            // reload have the new one; the others keep theirs until they are reopened.
+            running.reconnect = new.reconnect
+            let reopened = plan.outputsToOpen.contains { if case .rtmp = $0 { true } else { false } }
+            if reopened {
+                outcome.applied.append("reconnect policy (RTMP outputs reopened)")
+            }
+        }
+        stages.settings.withLock { $0 = running }
+        return outcome
     }
 
     private func applyEncoderChanges(
@@ -85,6 +96,10 @@ extension Pipeline {
         let old = stages.source.withLock { $0 }
         old?.stop()
         do {
+            guard !stages.isClosed else {
+                outcome.failures.append("source \(new.source): the pipeline is stopping")
+                return
+            }
             try replacement.start(deliver: deliver)
             stages.source.withLock { $0 = replacement }
             outcome.applied.append("source \(running.source) → \(new.source)")
@@ -106,14 +121,7 @@ extension Pipeline {
     ) {
         let end = stages.streamTime()
         for output in stages.remove(plan.outputsToClose) {
-            output.finish(endTimestamp: end, drainSeconds: running.stopDrainSeconds)
-        }
-        let closingRaw = Set(plan.outputsToClose.compactMap(\.annexBPath))
-        for writer in stages.rawWriters.withLock({ writers in
-            defer { writers.removeAll { closingRaw.contains($0.path) } }
-            return writers.filter { closingRaw.contains($0.path) }
-        }) {
-            writer.close()
+            output.finish(endTime: end, drainSeconds: running.stopDrainSeconds)
         }
         for target in plan.outputsToClose {
             outcome.applied.append("closed \(target)")
@@ -121,20 +129,23 @@ extension Pipeline {
         running.outputs.removeAll { plan.outputsToClose.contains($0) }
         running.rtmp = new.rtmp
         running.sendQueueMilliseconds = new.sendQueueMilliseconds
+        running.reconnect = new.reconnect
 
         for target in plan.outputsToOpen {
             var single = running
             single.outputs = [target]
             let builder = Pipeline(settings: single, logger: logger, control: control)
             do {
-                if target.annexBPath != nil {
-                    let writers = try builder.makeAnnexBWriters()
-                    stages.rawWriters.withLock { $0 += writers }
-                    stages.encoder.requestKeyframe()
-                } else {
-                    for output in try builder.makeOutputs(encoder: stages.encoder, stop: stages.stop, latency: stages.latency) {
+                for output in try builder.makeOutputs(encoder: stages.encoder, stages: stages, latency: stages.latency) {
+                    do {
                         try output.open()
-                        stages.add(output, for: target)
+                    } catch {
+                        throw PipelineError(error)
+                    }
+                    guard stages.add(output, for: target) else {
+                        // Teardown came first: end it here, the pipeline no longer sees it.
+                        output.finish(endTime: stages.streamTime(), drainSeconds: 0)
+                        throw PipelineError.outputFailed(output: output.name, reason: "the pipeline is stopping")
                     }
                 }
                 running.outputs.append(target)
@@ -143,12 +154,5 @@ extension Pipeline {
                 outcome.failures.append("\(target): \(error)")
             }
         }
-    }
-}
-
-extension OutputTarget {
-    var annexBPath: String? {
-        if case .annexBFile(let path, _) = self { return path }
-        return nil
     }
 }

@@ -8,9 +8,10 @@ import Synchronization
 
 /// Source → encoder → FLV → outputs, run as one service.
 ///
-/// The source's capture thread drives everything per frame: it encodes, the encoder's output
-/// callback turns pictures into FLV tags, and the tags are handed to each output (a file writes at
-/// once; an RTMP output queues for its publisher thread). `run` returns after a clean stop — on
+/// The source's capture thread drives everything per frame: it encodes, and the encoder, after
+/// releasing its lock, hands each picture on; it becomes one codec-neutral `MediaPacket` on the
+/// stream clock, handed to each output, which muxes it for itself (a file writes at once; an RTMP
+/// output queues for its publisher thread). `run` returns after a clean stop — on
 /// graceful shutdown (SIGTERM/SIGINT), when `durationSeconds` of media have been captured, or when
 /// an output fails — with the encoder flushed and every output ended with an end-of-sequence tag.
 public struct Pipeline: Service {
@@ -29,35 +30,25 @@ public struct Pipeline: Service {
         guard !settings.outputs.isEmpty else { throw PipelineError.noOutputs }
         let stop = StopSignal()
         let counters = control.counters
-        let assembler = Mutex(FLVStreamAssembler())
+        let assembler = Mutex(MediaPacketAssembler(originMilliseconds: DebugStreamOrigin.fromEnvironment()))
         let lastCaptureTime = Atomic<Int64>(0)
         // The stages a reload may swap; the encoder's callback reaches outputs only through it.
         let stagesBox = Mutex<PipelineStages?>(nil)
 
         let encoder: X264EncoderSession
         do {
+            // The session calls this after releasing its lock: writes, muxing and queueing here
+            // never hold up a keyframe request or a reconfiguration.
             encoder = try X264EncoderSession(settings: settings.encoder, logger: logger) { picture in
                 guard let stages = stagesBox.withLock({ $0 }) else { return }
                 counters.framesEncoded.add(1, ordering: .relaxed)
                 if picture.isKeyframe { counters.keyframes.add(1, ordering: .relaxed) }
                 counters.encodedBytes.add(picture.nalUnits.reduce(0) { $0 + $1.bytes.count }, ordering: .relaxed)
                 lastCaptureTime.store(picture.pts, ordering: .relaxed)
-                for writer in stages.rawWriters.withLock({ $0 }) {
-                    do {
-                        _ = try writer.write(picture)
-                    } catch {
-                        stop.fire(.failed(.outputFailed(output: writer.path, reason: "\(error)")))
-                    }
-                }
-                let packets: [StreamPacket]
-                do {
-                    packets = try assembler.withLock { try $0.packets(for: picture) }
-                } catch {
-                    stop.fire(.failed((error as? PipelineError) ?? .encoderFailed("\(error)")))
-                    return
-                }
-                for output in stages.outputs(for: packets) {
-                    for packet in packets { output.write(packet) }
+                // One codec-neutral packet for every output; each muxes it for itself.
+                let packet = assembler.withLock { $0.packet(for: picture) }
+                for output in stages.streamingOutputs {
+                    output.write(packet)
                 }
             }
         } catch {
@@ -69,26 +60,34 @@ public struct Pipeline: Service {
         let stages = PipelineStages(settings: settings, encoder: encoder, stop: stop, latency: latency) {
             assembler.withLock { $0.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) }
         }
-        let rawWriters = try makeAnnexBWriters()
-        stages.rawWriters.withLock { $0 = rawWriters }
         stagesBox.withLock { $0 = stages }
-        defer { stages.rawWriters.withLock { $0 }.forEach { $0.close() } }
 
-        let outputs = try makeOutputs(encoder: encoder, stop: stop, latency: latency)
+        let outputs = try makeOutputs(encoder: encoder, stages: stages, latency: latency)
+        // In the stream before they open (nothing flows until the source starts), so that an
+        // output failing during its first attempt is already one the stages know.
+        // makeOutputs keeps the order of settings.outputs.
+        for (target, output) in zip(settings.outputs, outputs) {
+            stages.add(output, for: target)
+        }
         var opened: [any StreamOutput] = []
         for output in outputs {
             do {
-                try output.open()
+                do {
+                    try output.open()
+                } catch {
+                    // Only a file output fails to open (an RTMP output connects in the background):
+                    // a path the sandbox or permissions forbid, which no restart will mend.
+                    throw PipelineError.outputUnavailable(output: error.output, reason: error.reason)
+                }
                 opened.append(output)
             } catch {
-                for output in opened { output.finish(endTimestamp: 0, drainSeconds: 0) }
+                // The ones already open end properly (an RTMP one unpublishes) before the error.
+                let toFinish = opened
+                await Self.offThePool {
+                    for output in toFinish { output.finish(endTime: 0, drainSeconds: 0) }
+                }
                 throw error
             }
-        }
-        // makeOutputs keeps the order of settings.outputs and skips only .h264 targets.
-        let outputTargets = settings.outputs.filter { $0.annexBPath == nil }
-        for (target, output) in zip(outputTargets, outputs) {
-            stages.add(output, for: target)
         }
 
         let source = try makeSource(stop: stop)
@@ -136,21 +135,26 @@ public struct Pipeline: Service {
             stop.fire(.shutdownRequested)
         }
 
-        // Waits for a reload in progress; none starts after this.
-        stages.closed.withLock { $0 = true }
-        control.detach()
-        let finalSource = stages.source.withLock { $0 }
-        finalSource?.stop()
-        do {
-            try encoder.flush()
-        } catch {
-            logger.warning("encoder flush failed", metadata: ["error": "\(error)"])
+        // Teardown blocks (joins, drains, the encoder's flush): on a thread of its own, so the
+        // cooperative pool keeps serving signals, status and the watchdog meanwhile.
+        let (finalSource, delivery) = await Self.offThePool { () -> ((any FrameSource)?, OutputStatistics) in
+            // Does not wait for a reload in progress; none starts after this.
+            stages.close()
+            control.detach()
+            let finalSource = stages.source.withLock { $0 }
+            finalSource?.stop()
+            do {
+                try encoder.flush()
+            } catch {
+                logger.warning("encoder flush failed", metadata: ["error": "\(error)"])
+            }
+            let end = assembler.withLock { $0.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) }
+            let all = stages.currentOutputs + stages.failedOutputs.withLock { $0 }
+            for output in all {
+                output.finish(endTime: end, drainSeconds: settings.stopDrainSeconds)
+            }
+            return (finalSource, all.map(\.statistics).reduce(OutputStatistics(), +))
         }
-        let end = assembler.withLock { $0.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) }
-        for output in stages.currentOutputs {
-            output.finish(endTimestamp: end, drainSeconds: settings.stopDrainSeconds)
-        }
-        let delivery = stages.currentOutputs.map(\.statistics).reduce(OutputStatistics(), +)
         logger.info(
             "stopped",
             metadata: [
@@ -191,37 +195,52 @@ public struct Pipeline: Service {
         }
     }
 
-    func makeOutputs(encoder: X264EncoderSession, stop: StopSignal, latency: LatencyRecorder?) throws -> [any StreamOutput] {
+    /// One output per target, in the order given. An output that fails later is taken out of the stream
+    /// alone; the run stops only when it was the last one (issue 14 #8).
+    func makeOutputs(encoder: X264EncoderSession, stages: PipelineStages, latency: LatencyRecorder?) throws -> [any StreamOutput] {
         let metadata = try FLVMuxer().metadataTag(
             FLVMetadata(
                 width: settings.encoder.size.width, height: settings.encoder.size.height,
                 frameRate: settings.encoder.frameRate.framesPerSecond,
                 videoDataRate: Double(settings.encoder.bitrateKbps), encoder: "Camcast (libx264)"))
-        let fail: @Sendable (PipelineError) -> Void = { stop.fire(.failed($0)) }
-        return settings.outputs.compactMap { target -> (any StreamOutput)? in
+        let logger = self.logger
+        return settings.outputs.map { target -> any StreamOutput in
+            let identity = OutputIdentity()
+            let fail: @Sendable (OutputFailure) -> Void = { failure in
+                stages.outputFailed(identity, PipelineError(failure), logger: logger)
+            }
+            let output: any StreamOutput
             switch target {
             case .flvFile(let path):
-                FLVFileOutput(path: path, metadata: metadata, logger: logger, onFailure: fail)
+                output = FLVFileOutput(
+                    path: path, metadata: metadata, logger: logger, requestKeyframe: { encoder.requestKeyframe() },
+                    onFailure: fail)
             case .rtmp(let url):
-                RTMPOutput(
+                output = RTMPOutput(
                     url: url, options: settings.rtmp, reconnect: settings.reconnect, metadata: metadata,
                     queueMilliseconds: settings.sendQueueMilliseconds, bitrateKbps: settings.encoder.bitrateKbps,
                     logger: logger, requestKeyframe: { encoder.requestKeyframe() }, onFailure: fail,
                     latency: latency)
-            case .annexBFile:
-                nil  // written from encoded pictures directly, see makeAnnexBWriters
+            case .annexBFile(let path, let maxFrames):
+                output = AnnexBFileOutput(
+                    path: path, frameLimit: maxFrames, logger: logger, requestKeyframe: { encoder.requestKeyframe() },
+                    onFailure: fail)
             }
+            identity.set(output)
+            return output
         }
     }
 
-    /// Raw `.h264` outputs take the encoder's pictures as they are (Annex-B needs NAL units, not FLV tags).
-    func makeAnnexBWriters() throws -> [AnnexBWriter] {
-        try settings.outputs.compactMap { target -> AnnexBWriter? in
-            guard case .annexBFile(let path, let maxFrames) = target else { return nil }
+    /// Runs `body` on a thread of its own and resumes with its result: blocking work (joins,
+    /// drains, flushes) never occupies a thread of the cooperative pool.
+    static func offThePool<R: Sendable>(_ body: @escaping @Sendable () -> R) async -> R {
+        await withCheckedContinuation { continuation in
             do {
-                return try AnnexBWriter(path: path, frameLimit: maxFrames)
+                let thread = try DedicatedThread { continuation.resume(returning: body()) }
+                thread.detach()
             } catch {
-                throw PipelineError.outputUnavailable(output: path, reason: "\(error)")
+                // Out of threads: do it here rather than not at all.
+                continuation.resume(returning: body())
             }
         }
     }

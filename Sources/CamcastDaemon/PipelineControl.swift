@@ -42,9 +42,11 @@ public final class PipelineControl: Sendable {
             framesEncoded: counters.framesEncoded.load(ordering: .relaxed),
             encodedBytes: counters.encodedBytes.load(ordering: .relaxed),
             skippedAtSource: source?.skippedFrames ?? 0,
-            outputs: running.currentOutputs.count + running.rawWriters.withLock { $0.count })
+            outputs: running.currentOutputs.count)
         snapshot.droppedByDriver = source?.driverDroppedFrames ?? 0
         snapshot.placeholderReason = source?.placeholderReason
+        let sent = running.currentOutputs.map(\.statistics).filter { !$0.isComplete }.map(\.sentFrames)
+        snapshot.framesSent = sent.min() ?? 0
         for output in running.currentOutputs {
             let statistics = output.statistics
             snapshot.queuedPackets += statistics.queuedPackets

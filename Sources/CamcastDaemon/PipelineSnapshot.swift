@@ -21,4 +21,8 @@ struct PipelineSnapshot: Sendable, Equatable {
     var droppedFrames = 0
     /// Reconnections of all outputs, summed.
     var reconnects = 0
+    /// Frames that left through the output that sent the fewest (sent to a socket, written to
+    /// a file): "out" on the status line. The slowest output, so that a server dropping every
+    /// frame shows as "out 0.0 fps", not as the encoder's rate (issue 14 #14).
+    var framesSent = 0
 }

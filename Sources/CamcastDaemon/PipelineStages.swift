@@ -1,5 +1,6 @@
 import Capture
 import Encoder
+import Logging
 import Media
 import Synchronization
 
@@ -16,33 +17,39 @@ final class PipelineStages: Sendable {
         var output: any StreamOutput
     }
 
-    /// The FLV outputs, and the sequence header a newly opened output must start with.
+    /// The outputs. No decoder configuration is kept here: every packet carries it.
     struct OutputSet {
         var outputs: [Entry] = []
-        /// The latest AVC sequence header the encoder produced (it repeats only when SPS/PPS change).
-        var sequenceHeader: StreamPacket?
     }
 
     let encoder: X264EncoderSession
     let stop: StopSignal
     let outputs: Mutex<OutputSet>
-    let rawWriters: Mutex<[AnnexBWriter]>
+    /// Outputs taken out of the stream after they failed, still to be finished at teardown.
+    let failedOutputs = Mutex<[any StreamOutput]>([])
     let source: Mutex<(any FrameSource)?>
-    /// Set once the pipeline tears down. A reload holds this lock while it swaps stages, so
-    /// teardown waits for it and a reload never opens an output after the last one was closed.
-    let closed = Mutex(false)
+    /// Running, reloading (one reload at a time) or closed. No lock is held across a reload's
+    /// drains and connects: teardown marks the stages closed at once, and a reload that is still
+    /// under way then finishes what it opened itself instead of adding it (issue 14 #6).
+    let phase = Mutex(Phase.running)
+
+    enum Phase {
+        case running
+        case reloading
+        case closed
+    }
     /// What is running now: the settings the pipeline started with, with every applied reload on top.
     let settings: Mutex<RunSettings>
     /// Frames go to the encoder through this, whichever source delivers them.
     let deliver: Mutex<(@Sendable (VideoFrame) -> Void)?>
     /// Stream time (ms) of the latest picture, where an output that is closed ends its stream.
-    let streamTime: @Sendable () -> UInt32
+    let streamTime: @Sendable () -> Int64
     /// Capture → socket latency of RTMP outputs, shared by every output opened during the run.
     let latency: LatencyRecorder?
 
     init(
         settings: RunSettings, encoder: X264EncoderSession, stop: StopSignal, latency: LatencyRecorder?,
-        streamTime: @escaping @Sendable () -> UInt32
+        streamTime: @escaping @Sendable () -> Int64
     ) {
         self.settings = Mutex(settings)
         self.encoder = encoder
@@ -50,28 +57,50 @@ final class PipelineStages: Sendable {
         self.latency = latency
         self.streamTime = streamTime
         outputs = Mutex(OutputSet())
-        rawWriters = Mutex([])
         source = Mutex(nil)
         deliver = Mutex(nil)
     }
 
-    /// The outputs to hand `packets` to; remembers a new sequence header for outputs opened later.
-    func outputs(for packets: [StreamPacket]) -> [any StreamOutput] {
-        outputs.withLock { set in
-            if let header = packets.last(where: { $0.kind == .sequenceHeader }) { set.sequenceHeader = header }
-            return set.outputs.map(\.output)
+    /// The outputs to hand the next packet to.
+    var streamingOutputs: [any StreamOutput] {
+        outputs.withLock { $0.outputs.map(\.output) }
+    }
+
+    /// Adds an output to the stream; the encoder is asked for an IDR so that it starts within a
+    /// frame, not a GOP (the IDR carries the decoder configuration with it). False once the
+    /// stages are closed: the caller finishes the output itself.
+    @discardableResult
+    func add(_ output: any StreamOutput, for target: OutputTarget) -> Bool {
+        let added = phase.withLock { phase -> Bool in
+            guard phase != .closed else { return false }
+            outputs.withLock { $0.outputs.append(Entry(target: target, output: output)) }
+            return true
+        }
+        if added { encoder.requestKeyframe() }
+        return added
+    }
+
+    /// Starts a reload; false if one is under way or the stages are closed.
+    func beginReload() -> Bool {
+        phase.withLock { phase in
+            guard phase == .running else { return false }
+            phase = .reloading
+            return true
         }
     }
 
-    /// Adds an opened output mid-stream: it gets the current sequence header at once, and the
-    /// encoder is asked for an IDR so that it starts within a frame, not a GOP.
-    func add(_ output: any StreamOutput, for target: OutputTarget) {
-        outputs.withLock { set in
-            if let header = set.sequenceHeader { output.write(header) }
-            set.outputs.append(Entry(target: target, output: output))
+    func endReload() {
+        phase.withLock { phase in
+            if phase == .reloading { phase = .running }
         }
-        encoder.requestKeyframe()
     }
+
+    /// Teardown: no reload adds anything after this; returns at once, even during a reload.
+    func close() {
+        phase.withLock { $0 = .closed }
+    }
+
+    var isClosed: Bool { phase.withLock { $0 == .closed } }
 
     /// Takes the outputs made for `targets` out of the stream and returns them for closing.
     func remove(_ targets: [OutputTarget]) -> [any StreamOutput] {
@@ -83,4 +112,26 @@ final class PipelineStages: Sendable {
     }
 
     var currentOutputs: [any StreamOutput] { outputs.withLock { $0.outputs.map(\.output) } }
+
+    /// Every output still in the stream.
+    var liveOutputCount: Int { outputs.withLock { $0.outputs.count } }
+
+    /// Takes a failed output out of the stream; the others keep going. Only when none is left
+    /// does the run stop, with this failure as its reason (issue 14 #8).
+    func outputFailed(_ identity: OutputIdentity, _ error: PipelineError, logger: Logger) {
+        let removed: (any StreamOutput)? = outputs.withLock { set in
+            guard let index = set.outputs.firstIndex(where: { identity.is($0.output) }) else { return nil }
+            return set.outputs.remove(at: index).output
+        }
+        if let removed { failedOutputs.withLock { $0.append(removed) } }
+        outputLost(error, logger: logger)
+    }
+
+    private func outputLost(_ error: PipelineError, logger: Logger) {
+        if liveOutputCount == 0 {
+            stop.fire(.failed(error))
+        } else {
+            logger.error("output failed; the others continue", metadata: ["error": "\(error)"])
+        }
+    }
 }

@@ -6,8 +6,8 @@ import Encoder
 /// - bitrate and keyframe interval: applied to the running encoder (`x264_encoder_reconfig`);
 ///   no output reconnects.
 /// - outputs: the ones removed or changed are closed (with their end-of-sequence tag), new ones
-///   are opened; the others keep streaming. A change to the RTMP network or queue settings
-///   counts as a change to every RTMP output.
+///   are opened; the others keep streaming. A change to the RTMP network, queue or reconnect
+///   settings counts as a change to every RTMP output (each is reopened with them).
 /// - source (device, pixel format, buffers, test pattern ↔ device): the source restarts; the
 ///   encoder and outputs keep running.
 /// - size, frame rate, scaling and the other encoder properties shape the H.264 stream itself:
@@ -19,6 +19,8 @@ struct ReloadPlan: Equatable {
     var outputsToClose: [OutputTarget] = []
     var outputsToOpen: [OutputTarget] = []
     var statusIntervalSeconds: Double?
+    /// `reconnect.*` changed (applied by reopening every RTMP output).
+    var reconnectChanged = false
     /// Changed keys that take effect only when the daemon restarts.
     var needsRestart: [String] = []
 
@@ -42,7 +44,9 @@ struct ReloadPlan: Equatable {
             restartSource = true
         }
 
+        reconnectChanged = old.reconnect != new.reconnect
         let transportChanged = old.rtmp != new.rtmp || old.sendQueueMilliseconds != new.sendQueueMilliseconds
+            || reconnectChanged
         func mustClose(_ target: OutputTarget) -> Bool {
             if !new.outputs.contains(target) { return true }
             if case .rtmp = target { return transportChanged }
@@ -56,7 +60,7 @@ struct ReloadPlan: Equatable {
 
     var isEmpty: Bool {
         bitrateKbps == nil && keyframeInterval == nil && !restartSource && outputsToClose.isEmpty
-            && outputsToOpen.isEmpty && statusIntervalSeconds == nil && needsRestart.isEmpty
+            && outputsToOpen.isEmpty && statusIntervalSeconds == nil && needsRestart.isEmpty && !reconnectChanged
     }
 
     /// The encoder properties that cannot change in a running x264 session, by config key.

@@ -141,6 +141,9 @@ enum SettingsResolver {
             maxAttempts: config.reconnect.maxAttempts, healthyAfterSeconds: config.reconnect.healthyAfterSeconds)
         settings.statusIntervalSeconds = config.status.intervalSeconds
         let level = Logger.Level(rawValue: config.logging.level.rawValue) ?? .info
+        // librtmp formats every property of every server reply at its debug level, at a CPU cost
+        // the server controls: only when the user asked for the most detailed log.
+        settings.rtmp.librtmpDebugLogging = level == .trace
         return ResolvedRun(settings: settings, logLevel: level, warnings: warnings)
     }
 

@@ -1,5 +1,8 @@
 /// The one-line status, in the log and in systemd's STATUS= (`systemctl status` shows it):
 ///
+/// "in" counts frames captured, "out" frames that left through the slowest output (see
+/// `PipelineSnapshot.framesSent`).
+///
 ///     1280x720 in 30.0 fps out 30.0 fps 2496/2500 kbit/s queue 0 dropped 0 reconnects 0 outputs 2 up 1d02:03:04
 ///
 /// and, while placeholders stand in for the camera, starting with what is wrong, where an
@@ -16,7 +19,8 @@ struct StatusLine {
     var text: String {
         let seconds = max(Double(current.at.nanoseconds(since: previous.at)) / 1e9, 0.001)
         let fpsIn = Double(current.framesCaptured - previous.framesCaptured) / seconds
-        let fpsOut = Double(current.framesEncoded - previous.framesEncoded) / seconds
+        // An output opened by a reload starts from 0 and may lower the minimum: never below 0.
+        let fpsOut = Double(max(0, current.framesSent - previous.framesSent)) / seconds
         let kbps = Int((Double(current.encodedBytes - previous.encodedBytes) * 8 / 1000 / seconds).rounded())
         let dropped = current.droppedFrames + current.skippedAtSource + current.droppedByDriver
         let trouble = current.placeholderReason.map { "[\($0)] " } ?? ""

@@ -11,16 +11,21 @@ struct StatusReporter {
 
     /// Runs until cancelled.
     func run() async {
-        // READY=1 once the first picture is encoded: the source runs, the encoder works and every
-        // output was opened before the source started. Polled, because it happens exactly once.
-        while control.framesEncoded == 0 {
+        // READY=1 once the first picture is encoded and the pipeline is attached: the source
+        // runs, the encoder works and every output was made before the source started. Both are
+        // awaited: frames may flow a moment before `control.attach`, and READY=1 must still come
+        // (it used to be lost for good then, issue 14 #5). Polled, because it happens exactly once.
+        var first: PipelineSnapshot?
+        while first == nil {
+            if control.framesEncoded > 0 { first = control.snapshot() }
+            if first != nil { break }
             do {
                 try await Task.sleep(for: .milliseconds(20))
             } catch {
                 return
             }
         }
-        guard var previous = control.snapshot() else { return }
+        guard var previous = first else { return }
         notifier.ready(status: "streaming \(previous.size), \(previous.targetKbps) kbit/s, \(previous.outputs) outputs")
         logger.info("ready", metadata: ["systemd": "\(notifier.isEnabled)"])
         while !Task.isCancelled {

@@ -58,6 +58,22 @@ public final class AnnexBWriter: Sendable {
         }
     }
 
+    /// Appends one codec-neutral packet (H.264): its units with start codes, the decoder
+    /// configuration's SPS and PPS in front of a keyframe. Same rules as `write(_: EncodedPicture)`.
+    @discardableResult
+    public func write(_ packet: MediaPacket) throws(AnnexBWriterError) -> Bool {
+        try state.withLock { (state) throws(AnnexBWriterError) -> Bool in
+            guard state.descriptor >= 0 else { return false }
+            if let frameLimit, state.framesWritten >= frameLimit { return false }
+            guard state.startedAtKeyframe || packet.isKeyframe else { return false }
+            let units = (packet.isKeyframe ? packet.decoderConfiguration.parameterSets : []) + packet.units
+            try Self.writeAll(Self.startCoded(units), to: state.descriptor)
+            state.startedAtKeyframe = true
+            state.framesWritten += 1
+            return true
+        }
+    }
+
     /// Pictures written so far.
     public var framesWritten: Int {
         state.withLock { $0.framesWritten }
@@ -87,6 +103,11 @@ public final class AnnexBWriter: Sendable {
             let position = picture.nalUnits.prefix { $0.type == .aud }.count
             units.insert(contentsOf: [picture.parameterSets.sps, picture.parameterSets.pps], at: position)
         }
+        return startCoded(units)
+    }
+
+    /// Each unit behind a 4-byte start code.
+    static func startCoded(_ units: [[UInt8]]) -> [UInt8] {
         let startCode: [UInt8] = [0, 0, 0, 1]
         var out: [UInt8] = []
         out.reserveCapacity(units.reduce(0) { $0 + 4 + $1.count })

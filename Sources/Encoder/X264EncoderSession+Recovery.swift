@@ -6,54 +6,55 @@ import Darwin
 import Media
 
 extension X264EncoderSession {
-    /// Encodes with `encoder`; if x264 fails, re-creates the encoder per the recovery policy and
-    /// encodes the same image on the new one (which starts with an IDR anyway).
-    func encodeRecovering(
+    /// Encodes with `encoder`, failing instead when a test scheduled an encode failure.
+    func encodeInjecting(
         _ image: X264InputImage, pts: Int64, forceIDR: Bool, encoder: X264Encoder, state: inout State
     ) throws(EncoderError) -> X264Encoder.Output? {
-        do throws(EncoderError) {
-            if state.injectedFaults.encodeFailures > 0 {
-                state.injectedFaults.encodeFailures -= 1
-                throw EncoderError.encodeFailed(status: -1)
-            }
-            return try encoder.encode(image, pts: pts, forceIDR: forceIDR)
-        } catch {
-            switch error {
-            case .encodeFailed, .malformedOutput: break
-            default: throw error
-            }
-            logger.error("encode failed; re-creating the encoder", metadata: ["error": "\(error)"])
-            let fresh = try recreateEncoder(state: &state)
-            return try fresh.encode(image, pts: pts, forceIDR: true)
+        if state.injectedFaults.encodeFailures > 0 {
+            state.injectedFaults.encodeFailures -= 1
+            throw EncoderError.encodeFailed(status: -1)
         }
+        return try encoder.encode(image, pts: pts, forceIDR: forceIDR)
     }
 
-    /// Drops the failed encoder and opens a new one with the current bitrate, up to
-    /// `recovery.attempts` times, `recovery.delay` apart. Closes the session if every try fails.
-    private func recreateEncoder(state: inout State) throws(EncoderError) -> X264Encoder {
-        state.encoder = nil
-        state.inFlight.removeAll()  // the frames the failed encoder held are lost with it
-        var settings = self.settings
-        settings.bitrateKbps = state.bitrateKbps
+    /// Opens a new encoder with the current bitrate after `error`, up to `recovery.attempts` times,
+    /// `recovery.delay` apart. The pauses are taken WITHOUT the session lock, so keyframe requests,
+    /// reconfiguration and `close` go through at once while recovery waits. Throws the last error,
+    /// with the session closed, if every try fails (or `close`/`flush` came in between).
+    func recreateEncoder(after error: EncoderError) throws(EncoderError) {
+        logger.error("encode failed; re-creating the encoder", metadata: ["error": "\(error)"])
         var lastError = EncoderError.closed
         for attempt in 1...max(1, recovery.attempts) where recovery.attempts > 0 {
             if attempt > 1 { Self.sleep(recovery.delay) }
-            do throws(EncoderError) {
-                if state.injectedFaults.openFailures > 0 {
-                    state.injectedFaults.openFailures -= 1
-                    throw EncoderError.openFailed("injected failure")
+            let opened = withState { state -> Result<Void, EncoderError> in
+                guard !state.isShutDown else { return .failure(.closed) }
+                do throws(EncoderError) {
+                    if state.injectedFaults.openFailures > 0 {
+                        state.injectedFaults.openFailures -= 1
+                        throw EncoderError.openFailed("injected failure")
+                    }
+                    var settings = self.settings
+                    settings.bitrateKbps = state.bitrateKbps
+                    state.encoder = try X264Encoder(settings: settings, logger: logger)
+                    return .success(())
+                } catch {
+                    return .failure(error)
                 }
-                let encoder = try X264Encoder(settings: settings, logger: logger)
-                state.encoder = encoder
+            }
+            switch opened {
+            case .success:
                 logger.warning("encoder re-created", metadata: ["attempt": "\(attempt)"])
-                return encoder
-            } catch {
+                return
+            case .failure(.closed):
+                throw .closed
+            case .failure(let error):
                 lastError = error
                 logger.error(
                     "encoder re-creation failed",
                     metadata: ["attempt": "\(attempt)", "of": "\(recovery.attempts)", "error": "\(error)"])
             }
         }
+        withState { $0.isShutDown = true }
         logger.critical("encoder could not be re-created; session closed", metadata: ["error": "\(lastError)"])
         throw lastError
     }

@@ -15,8 +15,10 @@ extension X264EncoderSession {
 
     /// Everything the session's lock guards.
     struct State {
-        /// nil once closed, flushed, or given up after failed recovery.
+        /// nil once closed, flushed, or given up after failed recovery, and while recovery waits.
         var encoder: X264Encoder?
+        /// `close` or `flush` ran: recovery must not bring the encoder back.
+        var isShutDown = false
         let converter = FrameConverter()
         var bitrateKbps: Int
         /// The SPS/PPS in force: from `x264_encoder_headers`, then from each keyframe's own NALs.

@@ -5,10 +5,11 @@ import Synchronization
 /// A live x264 encoding session: frames in, `EncodedPicture`s out through the output handler.
 ///
 /// The x264 handle sits behind one `Mutex`, so `encode`, `requestKeyframe`, `reconfigure`, `flush`
-/// and `close` may be called from any thread at any time (the lock of seeds 000/004). Pictures are
-/// delivered synchronously, on the thread that called `encode` or `flush`, while the lock is held:
-/// they come out in order, and the output handler must not call back into the session (that
-/// would deadlock).
+/// and `close` may be called from any thread at any time (the lock of seeds 000/004). That lock
+/// guards x264 and nothing else: pictures are delivered on the thread that called `encode` or
+/// `flush`, after the lock is released, so the output handler may call back into the session
+/// (ask for a keyframe, change the bitrate). A second lock, `producer`, keeps the pictures of
+/// concurrent `encode`/`flush` calls in order; keyframe requests and reconfiguration never take it.
 public final class X264EncoderSession: Sendable {
     /// The settings the session was opened with (bitrate and keyframe interval may since have been
     /// reconfigured; `bitrateKbps` and `keyframeIntervalInFrames` say what is in force).
@@ -17,6 +18,9 @@ public final class X264EncoderSession: Sendable {
     let recovery: EncoderRecoveryPolicy
     private let output: @Sendable (EncodedPicture) -> Void
     let state: Mutex<State>
+    /// Held by `encode` and `flush` from the encoder call until their pictures are delivered, so
+    /// pictures reach the handler in the order x264 produced them. Never taken under `state`.
+    private let producer = Mutex(())
 
     /// Opens x264 with `settings`. Throws `EncoderError.invalidSettings` listing every problem, or
     /// `.openFailed` if x264 refuses them.
@@ -52,19 +56,53 @@ public final class X264EncoderSession: Sendable {
     /// The PTS is the frame's capture time in milliseconds. x264 must never see a PTS that does not
     /// increase, so a frame stamped at or before the previous one is moved to previous + 1 ms.
     public func encode(_ frame: VideoFrame) throws(EncoderError) {
-        try withState { (state) throws(EncoderError) in
+        try producer.withLock { (_) throws(EncoderError) in
+            var attempt = try encodeLocked(frame, recovering: false)
+            if case .failed(let error) = attempt {
+                // Recovery waits between tries without the lock (see +Recovery), then encodes the
+                // same frame on the new encoder, which starts with an IDR anyway.
+                try recreateEncoder(after: error)
+                attempt = try encodeLocked(frame, recovering: true)
+            }
+            switch attempt {
+            case .delivered(let picture): if let picture { output(picture) }
+            case .failed(let error): throw error
+            }
+        }
+    }
+
+    /// What one locked encode did: a picture (or none yet), or an x264 failure that recovery may cure.
+    private enum Attempt {
+        case delivered(EncodedPicture?)
+        case failed(EncoderError)
+    }
+
+    private func encodeLocked(_ frame: VideoFrame, recovering: Bool) throws(EncoderError) -> Attempt {
+        try withState { (state) throws(EncoderError) -> Attempt in
             guard let encoder = state.encoder else { throw .closed }
             let pts = state.presentationTime(for: frame)
             let converter = state.converter
-            let forceIDR = state.keyframeDue(pts: pts)
-            let result = try converter.withImage(of: frame, size: settings.size, scaling: settings.scaling) { (image) throws(EncoderError) in
-                try encodeRecovering(image, pts: pts, forceIDR: forceIDR, encoder: encoder, state: &state)
+            let forceIDR = recovering || state.keyframeDue(pts: pts)
+            let result: X264Encoder.Output?
+            do throws(EncoderError) {
+                result = try converter.withImage(of: frame, size: settings.size, scaling: settings.scaling) { (image) throws(EncoderError) in
+                    try encodeInjecting(image, pts: pts, forceIDR: forceIDR, encoder: encoder, state: &state)
+                }
+            } catch {
+                switch error {
+                case .encodeFailed where !recovering, .malformedOutput where !recovering:
+                    // The failed encoder goes at once; the frames it held are lost with it.
+                    state.encoder = nil
+                    state.inFlight.removeAll()
+                    return .failed(error)
+                default: throw error
+                }
             }
             // Only a frame x264 took consumes the keyframe request and advances the PTS.
             state.keyframeRequested = false
             if forceIDR { state.keyframes.recordKeyframe(input: state.acceptedFrames, pts: pts) }
             state.accept(pts: pts, of: frame, logger: logger)
-            if let result { deliver(result, state: &state) }
+            return .delivered(result.map { state.picture(from: $0) })
         }
     }
 
@@ -123,14 +161,22 @@ public final class X264EncoderSession: Sendable {
     /// Drains the pictures x264 still holds (lookahead, B-frames) and delivers them. x264 cannot
     /// take new frames after a drain, so the session is closed afterwards.
     public func flush() throws(EncoderError) {
-        try withState { (state) throws(EncoderError) in
-            guard let encoder = state.encoder else { throw .closed }
-            while encoder.delayedFrames > 0 {
-                if let result = try encoder.encode(nil, pts: 0, forceIDR: false) {
-                    deliver(result, state: &state)
+        try producer.withLock { (_) throws(EncoderError) in
+            let pictures = try withState { (state) throws(EncoderError) -> [EncodedPicture] in
+                guard let encoder = state.encoder else { throw .closed }
+                defer {
+                    state.encoder = nil
+                    state.isShutDown = true
                 }
+                var pictures: [EncodedPicture] = []
+                while encoder.delayedFrames > 0 {
+                    if let result = try encoder.encode(nil, pts: 0, forceIDR: false) {
+                        pictures.append(state.picture(from: result))
+                    }
+                }
+                return pictures
             }
-            state.encoder = nil
+            for picture in pictures { output(picture) }
         }
         logger.info("encoder flushed and closed")
     }
@@ -138,7 +184,10 @@ public final class X264EncoderSession: Sendable {
     /// Releases the encoder without draining it. Idempotent; `encode` throws `.closed` afterwards.
     public func close() {
         let wasOpen = withState { state in
-            defer { state.encoder = nil }
+            defer {
+                state.encoder = nil
+                state.isShutDown = true
+            }
             return state.encoder != nil
         }
         if wasOpen { logger.info("encoder closed") }
@@ -162,9 +211,5 @@ public final class X264EncoderSession: Sendable {
     /// The SPS/PPS the next keyframe will carry (for a muxer that needs them before the first picture).
     public var parameterSets: H264ParameterSets {
         withState { $0.parameterSets }
-    }
-
-    private func deliver(_ result: X264Encoder.Output, state: inout State) {
-        output(state.picture(from: result))
     }
 }

@@ -19,7 +19,13 @@ public struct FLVMuxer: Sendable {
     /// a composition time of pts − dts. Throws if that difference does not fit 24 signed bits or
     /// the frame does not fit one tag.
     public func videoTag(nalUnits: [[UInt8]], isKeyframe: Bool, dts: UInt32, pts: UInt32) throws(FLVError) -> FLVTag {
-        let difference = Int64(pts) - Int64(dts)
+        try videoTag(nalUnits: nalUnits, isKeyframe: isKeyframe, dts: dts, compositionTime: Int64(pts) - Int64(dts))
+    }
+
+    /// The same with the composition time given, for a stream whose 32-bit timestamps wrap
+    /// (pts and dts may then lie on either side of the wrap; their difference, taken before
+    /// wrapping, does not).
+    public func videoTag(nalUnits: [[UInt8]], isKeyframe: Bool, dts: UInt32, compositionTime difference: Int64) throws(FLVError) -> FLVTag {
         guard let compositionTime = Int32(exactly: difference),
               FLVVideoTagBody.compositionTimeRange.contains(compositionTime)
         else { throw .compositionTimeOutOfRange(difference) }

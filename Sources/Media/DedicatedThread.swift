@@ -28,9 +28,15 @@ public final class DedicatedThread: Sendable {
         handle = thread
     }
 
-    /// Waits for the closure to return. Call exactly once.
+    /// Waits for the closure to return. Call exactly once, or `detach` instead.
     public func join() {
         pthread_join(handle, nil)
+    }
+
+    /// Lets the thread end on its own without anyone waiting for it (e.g. one blocked in a C
+    /// call that cannot be interrupted). Call instead of `join`, exactly once.
+    public func detach() {
+        pthread_detach(handle)
     }
 }
 

@@ -1,5 +1,6 @@
 import Testing
 @testable import CamcastDaemon
+@testable import Outputs
 
 @Suite("Reconnect backoff")
 struct BackoffTests {

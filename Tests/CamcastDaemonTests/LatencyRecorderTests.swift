@@ -3,6 +3,7 @@ import Media
 import Testing
 
 @testable import CamcastDaemon
+@testable import Outputs
 
 @Suite struct LatencyRecorderTests {
     @Test func percentilesOfAHundredSamples() throws {
@@ -36,15 +37,16 @@ import Testing
         #expect(histogram.maxNanoseconds == 4_000_000_000)
     }
 
-    @Test func recorderMeasuresFromTheCaptureStampAndSkipsSequenceHeaders() throws {
+    @Test func recorderMeasuresFromTheCaptureStamp() throws {
         let recorder = LatencyRecorder()
         #expect(recorder.summary() == nil)
-        let tag = try FLVTag(type: .video, timestamp: 0, body: [0x17, 0x01, 0, 0, 0])
         let now = MonotonicTime(nanoseconds: 10_000_000_000)
+        var packet = FrameStream(gop: 10).packet(0)
         // Captured at 9 990 ms on CLOCK_MONOTONIC, sent at 10 000 ms: 10 ms.
-        recorder.frameSent(StreamPacket(kind: .keyframe, tag: tag, captureTime: 9_990), at: now)
-        recorder.frameSent(StreamPacket(kind: .sequenceHeader, tag: tag, captureTime: 0), at: now)
-        recorder.frameSent(StreamPacket(kind: .interFrame, tag: tag, captureTime: 9_970), at: now)
+        packet.captureTime = 9_990
+        recorder.frameSent(packet, at: now)
+        packet.captureTime = 9_970
+        recorder.frameSent(packet, at: now)
         let summary = try #require(recorder.summary())
         #expect(summary == LatencySummary(frames: 2, p50: 10, p90: 30, p99: 30, max: 30))
         #expect(summary.metadata["latency_p99_ms"] == "30.0")

@@ -5,6 +5,7 @@ import RTMPAddress
 import Testing
 
 @testable import CamcastDaemon
+@testable import Outputs
 
 @Suite struct ReloadPlanTests {
     static let file = OutputTarget.flvFile(path: "/var/lib/camcast/a.flv")
@@ -47,6 +48,18 @@ import Testing
         let plan = ReloadPlan(from: Self.settings(), to: new)
         #expect(plan.outputsToClose == [Self.server])
         #expect(plan.outputsToOpen == [Self.server])
+    }
+
+    /// `reconnect.*` changes were silently ignored by a reload; now every RTMP output is
+    /// reopened with the new policy (files are untouched).
+    @Test func reconnectSettingsReopenEveryRTMPOutputButNoFile() {
+        var new = Self.settings()
+        new.reconnect.maxDelaySeconds = 5
+        let plan = ReloadPlan(from: Self.settings(), to: new)
+        #expect(plan.reconnectChanged)
+        #expect(plan.outputsToClose == [Self.server])
+        #expect(plan.outputsToOpen == [Self.server])
+        #expect(!plan.isEmpty)
     }
 
     @Test func aNewDeviceRestartsTheSourceOnly() {

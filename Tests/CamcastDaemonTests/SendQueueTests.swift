@@ -1,30 +1,27 @@
-import FLV
+import Media
 import Foundation
 import Synchronization
 import Testing
 @testable import CamcastDaemon
+@testable import Outputs
 
 /// Frames numbered in encoding order, a keyframe every `gop`, 33 ms apart; the frame number
-/// travels in the tag body so the test can tell which frames came out.
+/// travels in the packet's data so the test can tell which frames came out.
 struct FrameStream {
     let gop: Int
+    static let configuration = DecoderConfiguration(parameterSets: [[0x67, 0x42, 0xC0, 0x1E, 0xD9], [0x68, 0xCE, 0x3C, 0x80]])
 
-    func packet(_ number: Int) -> StreamPacket {
-        let kind: StreamPacket.Kind = number % gop == 0 ? .keyframe : .interFrame
-        return StreamPacket(kind: kind, tag: Self.tag(number), captureTime: Int64(number) * 33)
-    }
-
-    static func sequenceHeader(before number: Int) -> StreamPacket {
-        StreamPacket(kind: .sequenceHeader, tag: tag(-1), captureTime: Int64(number) * 33)
-    }
-
-    static func tag(_ number: Int) -> FLVTag {
+    func packet(_ number: Int, configuration: DecoderConfiguration = FrameStream.configuration) -> MediaPacket {
         let value = UInt32(bitPattern: Int32(number))
-        return try! FLVTag(type: .video, timestamp: 0, body: withUnsafeBytes(of: value.bigEndian, Array.init))
+        let keyframe = number % gop == 0
+        return MediaPacket(
+            codec: .h264, decoderConfiguration: configuration, isKeyframe: keyframe, dts: Int64(number) * 33,
+            pts: Int64(number) * 33, captureTime: Int64(number) * 33,
+            units: [[keyframe ? 0x65 : 0x41] + withUnsafeBytes(of: value.bigEndian, Array.init)])
     }
 
-    static func number(_ packet: StreamPacket) -> Int {
-        Int(Int32(bitPattern: packet.tag.body.prefix(4).reduce(0) { $0 << 8 | UInt32($1) }))
+    static func number(_ packet: MediaPacket) -> Int {
+        Int(Int32(bitPattern: packet.units[0].dropFirst().prefix(4).reduce(0) { $0 << 8 | UInt32($1) }))
     }
 }
 
@@ -36,20 +33,19 @@ final class KeyframeRequests: Sendable {
 @Suite("Send queue")
 struct SendQueueTests {
     /// Pops what is waiting without blocking.
-    static func drain(_ queue: SendQueue) -> [StreamPacket] {
-        var out: [StreamPacket] = []
+    static func drain(_ queue: SendQueue) -> [MediaPacket] {
+        var out: [MediaPacket] = []
         while queue.count > 0, let packet = queue.pop() { out.append(packet) }
         return out
     }
 
     /// The stream the publisher sends must never continue after a hole in a GOP: every inter
     /// frame that comes out follows its direct predecessor.
-    static func checkNoFrameWithoutItsReference(_ popped: [StreamPacket], seed: UInt64) {
-        let frames = popped.filter { $0.kind != .sequenceHeader }
+    static func checkNoFrameWithoutItsReference(_ popped: [MediaPacket], seed: UInt64) {
         var previous: Int?
-        for packet in frames {
+        for packet in popped {
             let number = FrameStream.number(packet)
-            if packet.kind == .interFrame {
+            if !packet.isKeyframe {
                 #expect(previous == number - 1, "seed \(seed): frame \(number) sent after \(previous.map(String.init) ?? "nothing")")
             }
             previous = number
@@ -62,10 +58,9 @@ struct SendQueueTests {
         let requests = KeyframeRequests()
         let queue = SendQueue(maxSpanMilliseconds: 500, requestKeyframe: requests.handler)
         let stream = FrameStream(gop: Int.random(in: 5...60, using: &generator))
-        var popped: [StreamPacket] = []
+        var popped: [MediaPacket] = []
         let total = 1500
         for number in 0..<total {
-            if number == 0 { queue.push(FrameStream.sequenceHeader(before: 0)) }
             queue.push(stream.packet(number))
             // The "network" takes 0…3 packets per frame interval, and in congested phases
             // (every other 100 frames) 0…1: slower than the encoder.
@@ -77,10 +72,11 @@ struct SendQueueTests {
         }
         popped += Self.drain(queue)
         Self.checkNoFrameWithoutItsReference(popped, seed: seed)
-        let sentFrames = popped.filter { $0.kind != .sequenceHeader }.count
+        let sentFrames = popped.count
         #expect(sentFrames + queue.droppedFrames.load(ordering: .relaxed) == total, "seed \(seed): every frame sent or counted")
         #expect(queue.discardedFrames.load(ordering: .relaxed) == 0)
-        #expect(popped.first?.kind == .sequenceHeader, "the sequence header is never dropped")
+        // Every packet carries its decoder configuration: none is lost with dropped frames.
+        #expect(popped.first?.isKeyframe == true)
         // Every overflow that left the queue waiting for a keyframe asked the encoder for one.
         let overflows = queue.overflows.load(ordering: .relaxed)
         #expect(overflows > 0, "seed \(seed): the congested phases must overflow the queue")
@@ -93,7 +89,6 @@ struct SendQueueTests {
         let requests = KeyframeRequests()
         let queue = SendQueue(maxSpanMilliseconds: 100, requestKeyframe: requests.handler)
         let stream = FrameStream(gop: 10)
-        queue.push(FrameStream.sequenceHeader(before: 0))
         for number in 0...3 { queue.push(stream.packet(number)) }   // 0, 33, 66, 99 ms: within 100
         #expect(queue.droppedFrames.load(ordering: .relaxed) == 0)
         queue.push(stream.packet(4))                                // 132 ms after frame 0: overflow
@@ -103,7 +98,7 @@ struct SendQueueTests {
         queue.push(stream.packet(10))                               // keyframe: queued
         queue.push(stream.packet(11))
         let out = Self.drain(queue)
-        #expect(out.map { $0.kind == .sequenceHeader ? -1 : FrameStream.number($0) } == [-1, 10, 11])
+        #expect(out.map(FrameStream.number) == [10, 11])
         #expect(queue.droppedFrames.load(ordering: .relaxed) == 10)
         #expect(queue.overflows.load(ordering: .relaxed) == 1)
     }
@@ -120,21 +115,20 @@ struct SendQueueTests {
         #expect(requests.count.load(ordering: .relaxed) == 0)
     }
 
-    @Test("suspended: frames are discarded (not dropped), headers kept; resume starts at a keyframe")
+    @Test("suspended: frames are discarded (not dropped); resume starts at a keyframe")
     func suspendAndResume() {
         let queue = SendQueue(maxSpanMilliseconds: 2000, requestKeyframe: {})
         let stream = FrameStream(gop: 5)
-        queue.push(FrameStream.sequenceHeader(before: 0))
         for number in 0...2 { queue.push(stream.packet(number)) }
         queue.suspend()                                             // connection lost
         for number in 3...6 { queue.push(stream.packet(number)) }   // includes keyframe 5
-        #expect(queue.count == 1, "only the sequence header waits")
+        #expect(queue.count == 0, "nothing waits")
         queue.resume()                                              // reconnected
         queue.push(stream.packet(7))                                // inter: its GOP began while suspended
         queue.push(stream.packet(10))                               // keyframe
         queue.push(stream.packet(11))
         let out = Self.drain(queue)
-        #expect(out.map { $0.kind == .sequenceHeader ? -1 : FrameStream.number($0) } == [-1, 10, 11])
+        #expect(out.map(FrameStream.number) == [10, 11])
         #expect(queue.discardedFrames.load(ordering: .relaxed) == 3 + 4 + 1)
         #expect(queue.droppedFrames.load(ordering: .relaxed) == 0)
     }

@@ -1,6 +1,7 @@
 import RTMP
 import Testing
 @testable import CamcastDaemon
+@testable import Outputs
 
 @Suite("Dead-peer detection by lack of progress")
 struct StallDetectorTests {

@@ -2,13 +2,23 @@ import Media
 import Testing
 
 @testable import CamcastDaemon
+@testable import Outputs
 
 @Suite struct StatusLineTests {
-    private func snapshot(atSeconds seconds: UInt64, captured: Int, encoded: Int, bytes: Int) -> PipelineSnapshot {
+    private func snapshot(atSeconds seconds: UInt64, captured: Int, encoded: Int, bytes: Int, sent: Int? = nil) -> PipelineSnapshot {
         PipelineSnapshot(
             at: MonotonicTime(nanoseconds: seconds * 1_000_000_000), size: VideoSize(width: 1280, height: 720),
             targetKbps: 2500, framesCaptured: captured, framesEncoded: encoded, encodedBytes: bytes,
-            skippedAtSource: 3, outputs: 2, queuedPackets: 4, droppedFrames: 5, reconnects: 1)
+            skippedAtSource: 3, outputs: 2, queuedPackets: 4, droppedFrames: 5, reconnects: 1, framesSent: sent ?? encoded)
+    }
+
+    /// Issue 14 #14: "out" was the encoder's rate, so a stream whose every frame was dropped
+    /// still read "out 30.0 fps".
+    @Test func outCountsFramesThatLeftNotFramesEncoded() {
+        let previous = snapshot(atSeconds: 100, captured: 3000, encoded: 3000, bytes: 10_000_000, sent: 2000)
+        let current = snapshot(atSeconds: 110, captured: 3300, encoded: 3300, bytes: 13_125_000, sent: 2000)
+        let line = StatusLine(previous: previous, current: current, uptimeSeconds: 5).text
+        #expect(line.contains("in 30.0 fps out 0.0 fps"), "\(line)")
     }
 
     @Test func ratesAreOverTheIntervalBetweenSnapshots() {

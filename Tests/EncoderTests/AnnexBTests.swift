@@ -1,5 +1,7 @@
 import Encoder
 import Foundation
+import Media
+import TestSupport
 import Testing
 
 @Suite struct AnnexBTests {
@@ -106,5 +108,43 @@ import Testing
         let pictures = try Harness.encode(Harness.settings(), count: 5)
         let bytes = pictures.flatMap(AnnexBWriter.bytes(for:))
         #expect(try AnnexBNALUnitParser.parse(bytes) == pictures.flatMap(\.nalUnits))
+    }
+
+    /// The codec-neutral packet (what the `.h264` output writes): parameter sets from the
+    /// decoder configuration in front of a keyframe, the units behind start codes.
+    @Test func mediaPacketsAreWrittenWithTheirConfigurationBeforeKeyframes() throws {
+        let configuration = DecoderConfiguration(parameterSets: [Self.sps, Self.pps])
+        func packet(_ units: [[UInt8]], keyframe: Bool) -> MediaPacket {
+            MediaPacket(
+                codec: .h264, decoderConfiguration: configuration, isKeyframe: keyframe, dts: 0, pts: 0, captureTime: 0,
+                units: units)
+        }
+        let path = Harness.temporaryFile("packets.h264")
+        let writer = try AnnexBWriter(path: path, frameLimit: 2)
+        #expect(try writer.write(packet([[0x41, 0x01]], keyframe: false)) == false)
+        #expect(try writer.write(packet([[0x65, 0x02]], keyframe: true)) == true)
+        #expect(try writer.write(packet([[0x41, 0x03]], keyframe: false)) == true)
+        #expect(try writer.write(packet([[0x41, 0x04]], keyframe: false)) == false)
+        writer.close()
+        let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(written == [0, 0, 0, 1] + Self.sps + [0, 0, 0, 1] + Self.pps + [0, 0, 0, 1, 0x65, 0x02] + [0, 0, 0, 1, 0x41, 0x03])
+    }
+
+    /// Real pictures as packets (parameter sets out of band, as the pipeline makes them) decode.
+    @Test func realEncoderOutputAsMediaPacketsDecodes() throws {
+        let pictures = try Harness.encode(Harness.settings(), count: 30)
+        let path = Harness.temporaryFile("packets-real.h264")
+        let writer = try AnnexBWriter(path: path)
+        for picture in pictures {
+            let units = picture.nalUnits.filter { ![.sps, .pps, .aud].contains($0.type) }.map(\.bytes)
+            let configuration = DecoderConfiguration(parameterSets: [picture.parameterSets.sps, picture.parameterSets.pps])
+            try writer.write(
+                MediaPacket(
+                    codec: .h264, decoderConfiguration: configuration, isKeyframe: picture.isKeyframe, dts: picture.dts,
+                    pts: picture.pts, captureTime: picture.pts, units: units))
+        }
+        writer.close()
+        #expect(writer.framesWritten == 30)
+        try FFmpegTools.decodesCleanly(path)
     }
 }

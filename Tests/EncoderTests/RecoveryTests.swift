@@ -1,5 +1,7 @@
 @testable import Encoder
 import Foundation
+import Media
+import Synchronization
 import TestSupport
 import Testing
 
@@ -52,6 +54,52 @@ import Testing
         }
     }
 
+    /// Issue 14 #10: recovery used to sleep between tries holding the session lock, so a keyframe
+    /// request (an RTMP reconnect) waited out the whole pause.
+    @Test func recoveryPausesWithoutHoldingTheLock() throws {
+        let (logger, _) = Harness.capturingLogger()
+        let session = try X264EncoderSession(
+            settings: Harness.settings(), logger: logger,
+            recovery: EncoderRecoveryPolicy(attempts: 2, delay: .milliseconds(1500))
+        ) { _ in }
+        session.injectFaults(encodeFailures: 1, openFailures: 1)
+        let result = Mutex<Result<Void, EncoderError>?>(nil)
+        let encoding = try DedicatedThread {
+            let outcome = Result { () throws(EncoderError) in
+                try session.encode(TestFrames.frame(.i420, width: 320, height: 180, index: 0).frame)
+            }
+            result.withLock { $0 = outcome }
+        }
+        // Well inside the 1.5 s pause between the two tries.
+        Thread.sleep(forTimeInterval: 0.4)
+        let asked = ContinuousClock.now
+        session.requestKeyframe()
+        let waited = ContinuousClock.now - asked
+        encoding.join()
+        #expect(waited < .milliseconds(500), "requestKeyframe waited \(waited) during recovery")
+        // The second try succeeded: the frame was encoded after all.
+        #expect(throws: Never.self) { try result.withLock { $0 }?.get() }
+        #expect(!session.isClosed)
+    }
+
+    /// The output handler may call back into the session: pictures are delivered after the lock
+    /// is released (a keyframe request from inside the handler used to need a thread hop).
+    @Test func outputHandlerMayCallBackIntoTheSession() throws {
+        let (logger, _) = Harness.capturingLogger()
+        let box = SessionBox()
+        let collector = PictureCollector()
+        let session = try X264EncoderSession(settings: Harness.settings(), logger: logger) { picture in
+            collector.add(picture)
+            box.session?.requestKeyframe()
+        }
+        box.session = session
+        for index in 0..<3 {
+            try session.encode(TestFrames.frame(.i420, width: 320, height: 180, index: index).frame)
+        }
+        // Every frame after the first was asked to be an IDR from inside the handler.
+        #expect(collector.all.map(\.isKeyframe) == [true, true, true])
+    }
+
     @Test func nonEncoderErrorsDoNotTriggerRecovery() throws {
         let (logger, log) = Harness.capturingLogger()
         let session = try X264EncoderSession(settings: Harness.settings(), logger: logger) { _ in }
@@ -61,4 +109,10 @@ import Testing
         #expect(!log.messages.contains { $0.text.contains("re-creat") })
         #expect(!session.isClosed)
     }
+}
+
+/// Lets a test's output handler reach the session it belongs to.
+final class SessionBox: @unchecked Sendable {
+    // @unchecked: set once before the first encode, read only on the encoding thread.
+    var session: X264EncoderSession?
 }

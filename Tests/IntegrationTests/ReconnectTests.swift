@@ -76,11 +76,12 @@ struct ReconnectTests {
         Self.expectNoKey(result)
     }
 
-    @Test func serverDownAtStartIsRetriedWithGrowingDelays() throws {
+    @Test func serverDownAtStartIsRetriedOftenUntilItComes() throws {
         let server = try RTMPServer()
         try server.stop()
         let camcast = try Self.startCamcast(["--output", server.url(app: "rec", name: Self.streamKey)])
-        // Attempts at about 0, 1, 2.7, 5.6 s: wait for four failures, then bring the server up.
+        // Refused is a cheap failure (issue 14 #1): attempts about 1, 1.7, then 2 s apart
+        // (jittered down by up to a quarter), so a server that comes back is published to soon.
         try #require(camcast.waitForLog("RTMP connect failed, retrying", count: 4, timeout: 20), "\(camcast.stderrSoFar)")
         try server.start()
         try #require(camcast.waitForLog("RTMP publishing", timeout: 20), "\(camcast.stderrSoFar)")
@@ -94,10 +95,11 @@ struct ReconnectTests {
         let times = failures.compactMap(CamcastLog.time(of:))
         try #require(times.count >= 4)
         let gaps = zip(times, times.dropFirst()).map { $1.timeIntervalSince($0) }
-        #expect(zip(gaps, gaps.dropFirst()).allSatisfy { $0 < $1 }, "the waits between attempts grow: \(gaps)")
         #expect(gaps[0] <= 1.3, "the first retry comes within about 1 s: \(gaps)")
+        #expect(gaps.allSatisfy { $0 <= 2.3 }, "a refused connection is retried at least every 2 s: \(gaps)")
         let announced = failures.compactMap { CamcastLog.value("retry_in", in: $0) }.compactMap { Double($0.dropLast()) }
-        #expect(zip(announced, announced.dropFirst()).allSatisfy { $0 < $1 }, "retry_in grows: \(announced)")
+        #expect(announced.first.map { $0 <= 1 } == true, "retry_in starts at the first wait: \(announced)")
+        #expect(announced.allSatisfy { $0 > 0 && $0 <= 2 }, "retry_in never passes the 2 s ceiling: \(announced)")
         #expect(failures.allSatisfy { $0.contains("connection refused") }, "each attempt names its reason")
 
         let check = try ResumedStreamCheck(server.recording(Self.streamKey))

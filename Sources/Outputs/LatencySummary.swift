@@ -15,7 +15,7 @@ public struct LatencySummary: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Log metadata: `latency_p50_ms` … `latency_max_ms`, `latency_frames`.
-    var metadata: [String: String] {
+    package var metadata: [String: String] {
         [
             "latency_frames": "\(frames)", "latency_p50_ms": Self.format(p50), "latency_p90_ms": Self.format(p90),
             "latency_p99_ms": Self.format(p99), "latency_max_ms": Self.format(max),

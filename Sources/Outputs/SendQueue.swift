@@ -1,4 +1,5 @@
 import Foundation
+import Media
 import Synchronization
 
 /// The bounded queue between the encoder (capture thread) and a publisher thread.
@@ -7,8 +8,8 @@ import Synchronization
 /// milliseconds the connection is not keeping up, and what is queued is stale. Then the queue
 /// drops every waiting frame and every new frame up to the next keyframe, so no frame that a
 /// later frame references is ever skipped in the middle of a GOP while its successors are sent
-/// (design invariant 5), and asks the encoder for an IDR so the gap is short. Sequence headers
-/// are never dropped.
+/// (design invariant 5), and asks the encoder for an IDR so the gap is short. Which frames wait
+/// for a keyframe is decided by a `KeyframeGate`, the one place that decides that.
 ///
 /// While the publisher has no connection (`suspend`), nothing is queued: frames for a dead
 /// connection are never replayed, because a new connection starts at a fresh IDR with the
@@ -18,14 +19,20 @@ final class SendQueue: @unchecked Sendable {
     // @unchecked: every stored var is read and written only while `condition` is locked; the
     // counters are atomics.
     private let condition = NSCondition()
-    private var packets: [StreamPacket] = []
+    private var packets: [MediaPacket] = []
     private var head = 0
     private var closed = false
     private var suspended = false
-    /// Inter frames are not queued until the next keyframe: after an overflow (they count as
-    /// dropped) or after a reconnect (discarded), since their reference frames never went out.
-    private var skippingUntilKeyframe: Skip?
-    private enum Skip { case congestion, reconnect }
+    /// Inter frames are not queued until the next keyframe: at the start, after an overflow
+    /// (they count as dropped) or after a reconnect (discarded), since their reference frames
+    /// never went out.
+    private var gate = KeyframeGate()
+    private var skipReason = Skip.start
+    /// False while nothing consumes the queue yet (an RTMP output's first attempt): an overflow
+    /// then drops as usual but asks the encoder for no keyframe, which only the frames that will
+    /// be sent are worth.
+    private var asksForKeyframes = true
+    private enum Skip { case start, congestion, reconnect }
     private let maxSpan: Int64
     private let requestKeyframe: @Sendable () -> Void
     /// Frames dropped because the connection could not keep up (overflow, then up to the IDR).
@@ -38,13 +45,13 @@ final class SendQueue: @unchecked Sendable {
     let peakSpanMilliseconds = Atomic<Int64>(0)
 
     /// `requestKeyframe` is called on the pushing thread (outside the queue's lock): it must not
-    /// block, nor re-enter the encoder that is calling `push`.
+    /// block. The encoder delivers pictures after releasing its own lock, so asking it is fine.
     init(maxSpanMilliseconds: Int64, requestKeyframe: @escaping @Sendable () -> Void) {
         maxSpan = maxSpanMilliseconds
         self.requestKeyframe = requestKeyframe
     }
 
-    func push(_ packet: StreamPacket) {
+    func push(_ packet: MediaPacket) {
         var overflowed = false
         condition.lock()
         defer {
@@ -52,46 +59,43 @@ final class SendQueue: @unchecked Sendable {
             if overflowed { requestKeyframe() }
         }
         guard !closed else { return }
-        if packet.kind != .sequenceHeader {
-            if suspended {
-                discardedFrames.add(1, ordering: .relaxed)
-                return
+        if suspended {
+            discardedFrames.add(1, ordering: .relaxed)
+            return
+        }
+        if gate.admit(packet) == .skip {
+            switch skipReason {
+            case .start: break
+            case .congestion: droppedFrames.add(1, ordering: .relaxed)
+            case .reconnect: discardedFrames.add(1, ordering: .relaxed)
             }
-            if let skip = skippingUntilKeyframe, packet.kind == .interFrame {
-                if skip == .congestion {
-                    droppedFrames.add(1, ordering: .relaxed)
-                } else {
-                    discardedFrames.add(1, ordering: .relaxed)
-                }
-                return
-            }
-            if packet.kind == .keyframe { skippingUntilKeyframe = nil }
+            return
         }
         packets.append(packet)
-        if let oldest = packets[head...].first(where: { $0.kind != .sequenceHeader }) {
-            let span = packet.captureTime - oldest.captureTime
-            if span > maxSpan {
-                // Everything waiting is stale. A keyframe that arrives just now starts the next
-                // GOP and stays; anything else means waiting for one.
-                let earlier = packets[head..<(packets.count - 1)]
-                var kept = earlier.filter { $0.kind == .sequenceHeader }
-                if packet.kind != .interFrame { kept.append(packet) }
-                let frames = (packets.count - head) - kept.count
-                packets = kept
-                head = 0
-                droppedFrames.add(frames, ordering: .relaxed)
-                overflows.add(1, ordering: .relaxed)
-                skippingUntilKeyframe = packet.kind == .keyframe ? nil : .congestion
-                overflowed = skippingUntilKeyframe != nil
-            } else if span > peakSpanMilliseconds.load(ordering: .relaxed) {
-                peakSpanMilliseconds.store(span, ordering: .relaxed)
+        let span = packet.captureTime - packets[head].captureTime
+        if span > maxSpan {
+            // Everything waiting is stale. A keyframe that arrives just now starts the next GOP
+            // and stays; anything else means waiting for one.
+            let frames = packets.count - head - (packet.isKeyframe ? 1 : 0)
+            packets = packet.isKeyframe ? [packet] : []
+            head = 0
+            droppedFrames.add(frames, ordering: .relaxed)
+            overflows.add(1, ordering: .relaxed)
+            gate.restart()
+            if packet.isKeyframe {
+                _ = gate.admit(packet)
+            } else {
+                skipReason = .congestion
+                overflowed = asksForKeyframes
             }
+        } else if span > peakSpanMilliseconds.load(ordering: .relaxed) {
+            peakSpanMilliseconds.store(span, ordering: .relaxed)
         }
         condition.signal()
     }
 
     /// The next packet, waiting for one; nil once the queue is closed and empty.
-    func pop() -> StreamPacket? {
+    func pop() -> MediaPacket? {
         condition.lock()
         defer { condition.unlock() }
         while head == packets.count && !closed {
@@ -141,11 +145,19 @@ final class SendQueue: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Whether an overflow asks the encoder for a keyframe (see `asksForKeyframes`).
+    func askForKeyframes(_ ask: Bool) {
+        condition.lock()
+        asksForKeyframes = ask
+        condition.unlock()
+    }
+
     /// A new connection: queue again, starting at the next keyframe.
     func resume() {
         condition.lock()
         suspended = false
-        skippingUntilKeyframe = .reconnect
+        gate.restart()
+        skipReason = .reconnect
         condition.unlock()
     }
 
@@ -158,11 +170,11 @@ final class SendQueue: @unchecked Sendable {
     }
 
     private func discardWaiting() {
-        let waiting = packets[head...]
-        discardedFrames.add(waiting.filter { $0.kind != .sequenceHeader }.count, ordering: .relaxed)
-        packets = waiting.filter { $0.kind == .sequenceHeader }
+        discardedFrames.add(packets.count - head, ordering: .relaxed)
+        packets = []
         head = 0
-        skippingUntilKeyframe = .reconnect
+        gate.restart()
+        skipReason = .reconnect
     }
 
     var count: Int {

@@ -6,7 +6,7 @@ import Synchronization
 /// after `RTMPPublisher.send` returns; librtmp writes synchronously, so that is when the kernel has
 /// the bytes).
 ///
-/// Capture stamps reach the outputs in whole milliseconds (`StreamPacket.captureTime`), so a figure
+/// Capture stamps reach the outputs in whole milliseconds (`MediaPacket.captureTime`), so a figure
 /// may overstate the true latency by up to 1 ms. Only meaningful when stamps follow the clock (a
 /// camera, the test pattern, a file played in real time); a file played flat out synthesises its
 /// stamps, and the pipeline records nothing then.
@@ -15,9 +15,8 @@ public final class LatencyRecorder: Sendable {
 
     public init() {}
 
-    /// Records one video frame sent now. Sequence headers are not frames and are ignored.
-    func frameSent(_ packet: StreamPacket, at now: MonotonicTime = .now()) {
-        guard packet.kind != .sequenceHeader else { return }
+    /// Records one video frame sent now.
+    func frameSent(_ packet: MediaPacket, at now: MonotonicTime = .now()) {
         let latency = Int64(bitPattern: now.nanoseconds) - packet.captureTime * 1_000_000
         histogram.withLock { $0.add(nanoseconds: latency) }
     }

@@ -14,7 +14,7 @@ extension RTMPOutput {
         var watched: ObjectIdentifier?
         while !publisherEnded.load(ordering: .acquiring) {
             _ = watchdogWake.wait(timeout: .now() + .nanoseconds(Self.watchdogIntervalNanoseconds))
-            guard let watch = currentWatch.withLock({ $0 }) else {
+            guard let watch = state.withLock({ $0.watch }) else {
                 watched = nil
                 continue
             }

@@ -1,0 +1,34 @@
+import Encoder
+import Media
+
+/// Turns the encoder's pictures into codec-neutral packets on the stream clock: the capture
+/// clock's milliseconds minus the first picture's DTS (plus a start offset, 0 except in tests),
+/// so the stream starts at 0 and keeps counting on the capture clock across reconnects; it never
+/// goes backwards because the encoder's DTS does not.
+struct MediaPacketAssembler {
+    /// SPS/PPS travel as the decoder configuration; AUDs carry nothing an output needs.
+    private static let outOfBand: Set<NALUnitType> = [.sps, .pps, .aud]
+    private var origin: Int64?
+    private let startMilliseconds: Int64
+
+    init(originMilliseconds: Int64 = 0) {
+        startMilliseconds = originMilliseconds
+    }
+
+    mutating func packet(for picture: EncodedPicture) -> MediaPacket {
+        let origin = self.origin ?? picture.dts
+        self.origin = origin
+        let dts = startMilliseconds + max(0, picture.dts - origin)
+        return MediaPacket(
+            codec: .h264,
+            decoderConfiguration: DecoderConfiguration(parameterSets: [picture.parameterSets.sps, picture.parameterSets.pps]),
+            isKeyframe: picture.isKeyframe, dts: dts, pts: dts + picture.compositionTimeOffset, captureTime: picture.pts,
+            units: picture.nalUnits.filter { !Self.outOfBand.contains($0.type) }.map(\.bytes))
+    }
+
+    /// Stream time of a capture time, for the end-of-sequence tag (64 bits; outputs wrap).
+    func streamTime(ofCaptureTime milliseconds: Int64) -> Int64 {
+        guard let origin else { return startMilliseconds }
+        return startMilliseconds + max(0, milliseconds - origin)
+    }
+}

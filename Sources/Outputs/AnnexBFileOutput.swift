@@ -1,0 +1,70 @@
+import Encoder
+import Logging
+import Media
+import Synchronization
+
+/// Writes the stream to a raw `.h264` file (Annex-B), optionally only its first `maxFrames`
+/// pictures, from a thread of its own (`OutputWorker`). Like every output it muxes the
+/// codec-neutral packets itself and fails alone (issue 14 #8).
+package final class AnnexBFileOutput: StreamOutput {
+    package let name: String
+    private let path: String
+    private let frameLimit: Int?
+    private let writer = Mutex<AnnexBWriter?>(nil)
+    private let failed = Atomic<Bool>(false)
+    private let logger: Logger
+    private let onFailure: @Sendable (OutputFailure) -> Void
+    private let worker: OutputWorker
+
+    package init(
+        path: String, frameLimit: Int?, logger: Logger, requestKeyframe: @escaping @Sendable () -> Void = {},
+        onFailure: @escaping @Sendable (OutputFailure) -> Void
+    ) {
+        self.path = path
+        name = path
+        self.frameLimit = frameLimit
+        self.logger = logger
+        self.onFailure = onFailure
+        worker = OutputWorker(maxSpanMilliseconds: OutputWorker.fileQueueMilliseconds, requestKeyframe: requestKeyframe)
+    }
+
+    package func open() throws(OutputFailure) {
+        do {
+            let opened = try AnnexBWriter(path: path, frameLimit: frameLimit)
+            writer.withLock { $0 = opened }
+            try worker.start { [self] packet in writeNow(packet) }
+        } catch {
+            writer.withLock { $0 = nil }
+            throw OutputFailure(output: path, reason: "\(error)")
+        }
+        logger.info("writing H.264 file", metadata: ["path": "\(path)"])
+    }
+
+    package func write(_ packet: MediaPacket) {
+        worker.push(packet)
+    }
+
+    /// On the worker thread.
+    private func writeNow(_ packet: MediaPacket) {
+        guard !failed.load(ordering: .relaxed), let writer = writer.withLock({ $0 }) else { return }
+        do {
+            try writer.write(packet)
+        } catch {
+            failed.store(true, ordering: .relaxed)
+            writer.close()
+            onFailure(OutputFailure(output: path, reason: "\(error)"))
+        }
+    }
+
+    package func finish(endTime: Int64, drainSeconds: Double) {
+        worker.stop(drainSeconds: drainSeconds)
+        writer.withLock { $0 }?.close()
+    }
+
+    package var statistics: OutputStatistics {
+        guard let writer = writer.withLock({ $0 }) else { return OutputStatistics() }
+        return OutputStatistics(
+            queuedPackets: worker.queue.count, droppedFrames: worker.queue.droppedFrames.load(ordering: .relaxed),
+            sentFrames: writer.framesWritten, isComplete: writer.isFull)
+    }
+}

@@ -1,0 +1,151 @@
+import FLV
+import Logging
+import Media
+import Synchronization
+
+/// Writes the stream to an `.flv` file from a thread of its own (`OutputWorker`), so a slow or
+/// stuck disk never holds up the encoder or the other outputs.
+///
+/// FLV timestamps are 32 bits of milliseconds. When the stream clock reaches the next multiple
+/// of 2^32 ms (49.7 days), the file is finished and a new one (a fresh time-stamped name) starts
+/// at the next keyframe, so no file ever holds a timestamp that goes backwards.
+///
+/// A write error (a full disk) ends this output only: the file is closed where it stands and the
+/// pipeline is told, which keeps the other outputs running (issue 14 #8).
+package final class FLVFileOutput: StreamOutput {
+    private struct State {
+        var writer: FLVFileWriter?
+        var muxer: FLVPacketMuxer
+        var failed = false
+        var sentFrames = 0
+        /// Which 2^32 ms span of stream time the current file holds.
+        var epoch: Int64?
+        var lastTime: Int64 = 0
+    }
+
+    package let name: String
+    private let path: String
+    private let state: Mutex<State>
+    private let logger: Logger
+    private let onFailure: @Sendable (OutputFailure) -> Void
+    private let worker: OutputWorker
+
+    /// `queueMilliseconds` of media may wait for the disk before frames are dropped up to a
+    /// keyframe (which `requestKeyframe` asks the encoder for).
+    package init(
+        path: String, metadata: FLVTag, logger: Logger, queueMilliseconds: Int64 = OutputWorker.fileQueueMilliseconds,
+        requestKeyframe: @escaping @Sendable () -> Void = {}, onFailure: @escaping @Sendable (OutputFailure) -> Void
+    ) {
+        self.path = path
+        name = path
+        state = Mutex(State(muxer: FLVPacketMuxer(metadata: metadata)))
+        self.logger = logger
+        self.onFailure = onFailure
+        worker = OutputWorker(maxSpanMilliseconds: queueMilliseconds, requestKeyframe: requestKeyframe)
+    }
+
+    package func open() throws(OutputFailure) {
+        let path = self.path
+        let opened: Result<String, OutputFailure> = state.withLock { state in
+            do {
+                let writer = try FLVFileWriter(path: FLVFileOutput.freshPath(for: path))
+                state.writer = writer
+                return .success(writer.path)
+            } catch {
+                return .failure(OutputFailure(output: path, reason: "\(error)"))
+            }
+        }
+        let actual = try opened.get()
+        do {
+            try worker.start { [self] packet in writeNow(packet) }
+        } catch {
+            state.withLock { $0.writer = nil }
+            throw OutputFailure(output: path, reason: error.description)
+        }
+        if actual != path {
+            logger.notice("FLV file exists; recording to a new name", metadata: ["path": "\(path)", "new": "\(actual)"])
+        }
+        logger.info("writing FLV file", metadata: ["path": "\(actual)"])
+    }
+
+    package func write(_ packet: MediaPacket) {
+        worker.push(packet)
+    }
+
+    /// On the worker thread.
+    private func writeNow(_ packet: MediaPacket) {
+        let path = self.path
+        let logger = self.logger
+        let failure: OutputFailure? = state.withLock { state in
+            guard !state.failed, state.writer != nil else { return nil }
+            do {
+                let epoch = packet.dts >> 32
+                if let current = state.epoch, current != epoch {
+                    try Self.roll(&state, path: path, logger: logger)
+                }
+                guard let writer = state.writer else { return nil }
+                let tags = try state.muxer.tags(for: packet)
+                for tag in tags {
+                    try writer.write(tag)
+                }
+                if !tags.isEmpty {
+                    state.epoch = epoch
+                    state.lastTime = packet.dts
+                    state.sentFrames += 1
+                }
+                return nil
+            } catch {
+                state.failed = true
+                return OutputFailure(output: name, reason: "\(error)")
+            }
+        }
+        if let failure { onFailure(failure) }
+    }
+
+    /// Ends the file at the wrap and opens the next; the new one starts at the next keyframe.
+    private static func roll(_ state: inout State, path: String, logger: Logger) throws {
+        if let writer = state.writer {
+            if state.muxer.isStreaming {
+                try writer.write(state.muxer.endOfSequence(at: state.lastTime))
+            }
+            try writer.close()
+            state.writer = nil
+        }
+        let next = try FLVFileWriter(path: freshPath(for: path))
+        state.writer = next
+        state.muxer.restart()
+        state.epoch = nil
+        logger.notice("stream clock wrapped at 2^32 ms; recording continues in a new file", metadata: ["path": "\(next.path)"])
+    }
+
+    package var statistics: OutputStatistics {
+        OutputStatistics(
+            queuedPackets: worker.queue.count, droppedFrames: worker.queue.droppedFrames.load(ordering: .relaxed),
+            sentFrames: state.withLock { $0.sentFrames })
+    }
+
+    package func finish(endTime: Int64, drainSeconds: Double) {
+        // What is queued goes to the disk first (a local write is quick; a stuck disk is bounded).
+        if !worker.stop(drainSeconds: drainSeconds) {
+            logger.error("FLV writes did not finish in time; closing the file where it stands", metadata: ["path": "\(path)"])
+        }
+        let problem: String? = state.withLock { state in
+            guard let writer = state.writer else { return nil }
+            state.writer = nil
+            do {
+                if state.muxer.isStreaming && !state.failed {
+                    // Not past the file's own span: a file never wraps.
+                    let end = state.epoch.map { min(endTime, ($0 + 1) << 32 - 1) } ?? endTime
+                    try writer.write(state.muxer.endOfSequence(at: max(end, state.lastTime)))
+                }
+                try writer.close()
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        if let problem {
+            logger.error("could not finish FLV file", metadata: ["path": "\(path)", "error": "\(problem)"])
+        }
+    }
+}

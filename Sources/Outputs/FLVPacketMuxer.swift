@@ -1,0 +1,61 @@
+import FLV
+import Media
+
+/// Muxes codec-neutral packets into FLV tags for one output (a file, an RTMP connection), with a
+/// `KeyframeGate` deciding where its stream starts: onMetaData, the AVC sequence header, then the
+/// keyframe, all at the keyframe's time, so timestamps never go backwards on a connection that
+/// starts mid-stream.
+///
+/// FLV and RTMP timestamps are 32 bits of milliseconds: stream time past 2^32 ms (49.7 days)
+/// wraps to 0 and continues, which RTMP readers handle with serial-number arithmetic (RTMP spec
+/// §5.3.1.3, RFC 1982). The composition time is taken before the wrap, on 64-bit times.
+struct FLVPacketMuxer {
+    private let muxer = FLVMuxer()
+    let metadata: FLVTag
+    private(set) var gate = KeyframeGate()
+
+    init(metadata: FLVTag) {
+        self.metadata = metadata
+    }
+
+    var isStreaming: Bool { gate.isStreaming }
+
+    /// The tags to write for `packet`, in order; empty while waiting for the first keyframe.
+    mutating func tags(for packet: MediaPacket) throws(FLVError) -> [FLVTag] {
+        let admission = gate.admit(packet)
+        let timestamp = Self.timestamp(packet.dts)
+        let frame = try muxer.videoTag(
+            nalUnits: packet.units, isKeyframe: packet.isKeyframe, dts: timestamp, compositionTime: packet.compositionTimeOffset)
+        switch admission {
+        case .skip:
+            return []
+        case .pass:
+            return [frame]
+        case .configurationChanged:
+            return [try sequenceHeader(packet, at: timestamp), frame]
+        case .start:
+            return [metadata.retimed(to: timestamp), try sequenceHeader(packet, at: timestamp), frame]
+        }
+    }
+
+    /// The end-of-sequence tag at stream time `milliseconds`.
+    func endOfSequence(at milliseconds: Int64) -> FLVTag {
+        muxer.endOfSequenceTag(timestamp: Self.timestamp(milliseconds))
+    }
+
+    /// The next packet starts a new stream (a new connection or file).
+    mutating func restart() {
+        gate.restart()
+    }
+
+    /// The low 32 bits: FLV's and RTMP's timestamp field, which wraps.
+    static func timestamp(_ milliseconds: Int64) -> UInt32 {
+        UInt32(truncatingIfNeeded: milliseconds)
+    }
+
+    private func sequenceHeader(_ packet: MediaPacket, at timestamp: UInt32) throws(FLVError) -> FLVTag {
+        let sets = packet.decoderConfiguration.parameterSets
+        let record = try AVCDecoderConfigurationRecord(sps: sets.first ?? [], pps: sets.count > 1 ? sets[1] : [])
+        return try muxer.sequenceHeaderTag(record, timestamp: timestamp)
+    }
+}

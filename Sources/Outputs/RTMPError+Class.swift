@@ -1,0 +1,18 @@
+import RTMP
+
+extension RTMPError {
+    /// Whether retrying costs the server nothing (see `ReconnectSchedule`).
+    var failureKind: RTMPFailureKind {
+        switch kind {
+        case .dnsFailure, .connectionRefused, .connectTimeout, .connectFailed, .handshakeFailed, .writeFailed,
+            .sendTimeout, .serverClosed, .notConnected, .tlsFailed:
+            .cheap
+        case .connectRejected, .publishRejected, .alreadyPublishing, .authenticationFailed, .messageTooLarge,
+            .setupFailed,
+            // A server that breaks the protocol, or shows a certificate we refuse, will do it again:
+            // back off rather than hammer it.
+            .protocolViolation, .certificateRejected:
+            .expensive
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import FLV
+import Logging
+import Media
+import RTMP
+
+extension RTMPOutput {
+    /// How one connection ended.
+    enum ConnectionEnd {
+        /// The queue was closed and drained (or the drain deadline passed): the run is over.
+        case finished
+        case failed(RTMPError)
+    }
+
+    /// The publisher thread's whole life: connect, stream, and on any failure wait and connect
+    /// again, until a stop or a failure the policy does not retry. Every step asks `state` first.
+    func publish() {
+        var schedule = ReconnectSchedule(policy: policy)
+        var failures = 0
+        var connections = 0
+        var muxer = FLVPacketMuxer(metadata: metadata)
+        /// False until the queue first discards: the first connection then sends from the first
+        /// frame of the run, with no keyframe to ask for.
+        var suspended = false
+
+        while true {
+            // A stop during the wait lands here: no connection is opened (issue 14 #2).
+            guard state.withLock({ if case .connecting = $0 { return true } else { return false } }) else { return }
+            attempts.add(1, ordering: .relaxed)
+            let publisher = makePublisher()
+            do throws(RTMPError) {
+                try publisher.connect()
+            } catch {
+                publisher.close()
+                // Nothing is queued until there is a connection to send it on.
+                queue.suspend()
+                suspended = true
+                failures += 1
+                if policy.givesUp(after: failures) {
+                    let reason = policy.isEnabled ? "gave up after \(failures) attempts: \(error)" : error.description
+                    fail(OutputFailure(output: name, reason: reason))
+                    return
+                }
+                guard state.withLock({ $0.attemptFailed() }) else { return }
+                let delay = schedule.delay(after: ReconnectSchedule.failure(for: error.failureKind))
+                logger.warning(
+                    "RTMP connect failed, retrying",
+                    metadata: [
+                        "url": "\(url)", "attempt": "\(failures)", "retry_in": "\(Self.seconds(delay))",
+                        "error": "\(error)",
+                    ])
+                guard waitBeforeRetry(seconds: delay) else { return }
+                continue
+            }
+
+            let connectedAt = MonotonicTime.now()
+            let watch = publisher.connectionWatch
+            guard state.withLock({ $0.published(at: connectedAt.nanoseconds, watch: watch) }) else {
+                // Stopped while connecting: unpublish at once, nothing was sent.
+                publisher.close()
+                return
+            }
+            connections += 1
+            if connections > 1 {
+                reconnects.add(1, ordering: .relaxed)
+                logger.notice("RTMP reconnected", metadata: ["url": "\(url)", "after_attempts": "\(failures)"])
+            }
+            failures = 0
+            schedule.published()
+            // A new connection must start with a keyframe: ask for one now instead of waiting a
+            // GOP; frames encoded before it could not be decoded on this connection.
+            muxer.restart()
+            queue.askForKeyframes(true)
+            if suspended {
+                queue.resume()
+                requestKeyframe()
+            }
+            let end = stream(on: publisher, muxer: &muxer)
+
+            guard case .failed(let error) = end else { return }
+            queue.suspend()
+            suspended = true
+            let upSeconds = Double(MonotonicTime.now().nanoseconds(since: connectedAt)) / 1e9
+            guard policy.isEnabled else {
+                fail(OutputFailure(output: name, reason: error.description))
+                return
+            }
+            guard state.withLock({ $0.lost() }) else { return }
+            let delay = schedule.delay(after: .lost(afterSeconds: upSeconds))
+            logger.warning(
+                "RTMP connection lost, reconnecting",
+                metadata: [
+                    "url": "\(url)", "connected_for": "\(Self.seconds(upSeconds))", "retry_in": "\(Self.seconds(delay))",
+                    "error": "\(error)",
+                ])
+            guard waitBeforeRetry(seconds: delay) else { return }
+        }
+    }
+
+    /// Waits `seconds` unless stopped first; true if the next attempt may start.
+    private func waitBeforeRetry(seconds: Double) -> Bool {
+        _ = queue.waitForClose(seconds: seconds)
+        return state.withLock { $0.backoffEnded() }
+    }
+
+    /// Sends until the queue is closed and drained, or the connection fails.
+    private func stream(on publisher: any StreamPublisher, muxer: inout FLVPacketMuxer) -> ConnectionEnd {
+        while let packet = queue.pop() {
+            if case .draining(let deadline, _) = state.withLock({ $0 }), MonotonicTime.now().nanoseconds > deadline {
+                logger.warning("stop: unsent frames discarded", metadata: ["url": "\(url)", "queued": "\(queue.count)"])
+                queue.discardAll()
+                break
+            }
+            let tags: [FLVTag]
+            do {
+                tags = try muxer.tags(for: packet)
+            } catch {
+                // A frame FLV cannot carry (over 16 MiB): skip it and start again at a keyframe.
+                logger.error("frame not sendable as FLV; waiting for the next keyframe", metadata: ["error": "\(error)"])
+                muxer.restart()
+                continue
+            }
+            do throws(RTMPError) {
+                for tag in tags {
+                    try publisher.send(RTMPMediaMessage(tag))
+                }
+            } catch {
+                publisher.close()
+                return .failed(error)
+            }
+            // The frame's last byte is with the kernel now: capture → socket latency.
+            if !tags.isEmpty {
+                sentFrames.add(1, ordering: .relaxed)
+                latency?.frameSent(packet)
+            }
+        }
+        if muxer.isStreaming {
+            let end = muxer.endOfSequence(at: endTime.load(ordering: .relaxed))
+            do {
+                try publisher.send(RTMPMediaMessage(end))
+            } catch {
+                logger.warning("could not send end of stream", metadata: ["url": "\(url)", "error": "\(error)"])
+            }
+        }
+        publisher.close()
+        state.withLock { $0.drained() }
+        return .finished
+    }
+
+    /// Ends this output for good and tells the pipeline.
+    private func fail(_ failure: OutputFailure) {
+        guard state.withLock({ $0.fail("\(failure)") }) else { return }
+        queue.close()
+        queue.discardAll()
+        onFailure(failure)
+    }
+
+    /// `1.25s`: two decimals are enough to read backoff growth in the log.
+    static func seconds(_ value: Double) -> String {
+        let hundredths = Int((value * 100).rounded())
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)s"
+    }
+}

@@ -1,0 +1,185 @@
+import Dispatch
+import FLV
+import Logging
+import Media
+import RTMP
+import RTMPAddress
+import Synchronization
+
+/// Publishes the stream to one RTMP server from a dedicated publisher thread, and keeps it
+/// published: a failed or lost connection is retried (`ReconnectSchedule`), and a watchdog
+/// thread cuts a connection that stopped making progress.
+///
+/// Its life is one `RTMPOutputState` behind one lock; the publisher thread asks that state
+/// before every step, so a stop in any state is one transition. Neither `open` nor `finish`
+/// waits for a connection: the first attempt runs in the background (other outputs record
+/// meanwhile), and a stop during a connect or a wait returns at once (issue 14 #11).
+///
+/// The capture thread only pushes into the bounded `SendQueue`; the publisher thread owns each
+/// connection outright (a fresh publisher per attempt, from `makePublisher`), so no librtmp
+/// state is touched from two threads or reused across attempts. The watchdog only reads TCP
+/// progress and calls `RTMPConnectionWatch.abort`, which is safe from any thread.
+///
+/// Every connection starts clean: onMetaData, the AVC sequence header, then a keyframe the
+/// encoder is asked for at once (`FLVPacketMuxer` over a `KeyframeGate`, design invariant 1). Frames queued for a dead
+/// connection are discarded, not replayed. Timestamps keep counting on the capture clock across
+/// reconnects, so the gap a player sees is the real outage and never goes backwards.
+package final class RTMPOutput: StreamOutput {
+    package let name: String
+    let url: RTMPURL
+    let options: RTMPPublisherOptions
+    let policy: ReconnectPolicy
+    let metadata: FLVTag
+    let queue: SendQueue
+    let logger: Logger
+    let requestKeyframe: @Sendable () -> Void
+    let onFailure: @Sendable (OutputFailure) -> Void
+    let latency: LatencyRecorder?
+    let makePublisher: StreamPublisherFactory
+    /// Everything about where the output is in its life.
+    let state = Mutex(RTMPOutputState.idle)
+    private let threads = Mutex<[DedicatedThread]>([])
+    /// Signalled once when the publisher thread ends (after its last close).
+    let publisherDone = DispatchSemaphore(value: 0)
+    /// Stream time (ms) of the end-of-sequence tag, set by `finish`.
+    let endTime = Atomic<Int64>(0)
+    /// Set once the publisher thread has ended, to stop the watchdog.
+    let publisherEnded = Atomic<Bool>(false)
+    /// Signalled with `publisherEnded`, so the watchdog ends at once rather than at its next sample.
+    let watchdogWake = DispatchSemaphore(value: 0)
+    /// Connections made after the first one.
+    let reconnects = Atomic<Int>(0)
+    /// Connection attempts started (the first included); for tests and the log.
+    let attempts = Atomic<Int>(0)
+    /// Video frames handed to the socket.
+    let sentFrames = Atomic<Int>(0)
+
+    package init(
+        url: RTMPURL, options: RTMPPublisherOptions, reconnect: ReconnectPolicy, metadata: FLVTag,
+        queueMilliseconds: Int64, bitrateKbps: Int, logger: Logger,
+        requestKeyframe: @escaping @Sendable () -> Void, onFailure: @escaping @Sendable (OutputFailure) -> Void,
+        latency: LatencyRecorder? = nil, makePublisher: StreamPublisherFactory? = nil
+    ) {
+        self.url = url
+        name = url.redacted
+        let options = Self.transportOptions(options, bitrateKbps: bitrateKbps)
+        self.options = options
+        policy = reconnect
+        self.metadata = metadata
+        // The encoder delivers pictures after releasing its lock, so an overflow may ask it for
+        // a keyframe right there.
+        queue = SendQueue(maxSpanMilliseconds: queueMilliseconds, requestKeyframe: requestKeyframe)
+        self.logger = logger
+        self.requestKeyframe = requestKeyframe
+        self.onFailure = onFailure
+        self.latency = latency
+        self.makePublisher = makePublisher ?? { RTMPPublisher(url: url, options: options, logger: logger) }
+    }
+
+    /// What the publisher needs beyond the user's settings: librtmp's own lines at debug (this
+    /// output logs each failure once, with its reason), and an unsent-bytes limit of about a
+    /// quarter second of media, so a slow link's backlog stays in the send queue, where it can
+    /// be dropped up to a keyframe, instead of piling up in the kernel.
+    static func transportOptions(_ base: RTMPPublisherOptions, bitrateKbps: Int) -> RTMPPublisherOptions {
+        var options = base
+        if options.librtmpLogLevelCap == nil { options.librtmpLogLevelCap = .debug }
+        if options.unsentLowWatermarkBytes == 0 {
+            options.unsentLowWatermarkBytes = max(16 * 1024, bitrateKbps * 1000 / 8 / 4)
+        }
+        return options
+    }
+
+    package var statistics: OutputStatistics {
+        OutputStatistics(
+            queuedPackets: queue.count, droppedFrames: queue.droppedFrames.load(ordering: .relaxed),
+            discardedFrames: queue.discardedFrames.load(ordering: .relaxed),
+            reconnects: reconnects.load(ordering: .relaxed), sentFrames: sentFrames.load(ordering: .relaxed))
+    }
+
+    /// Starts the publisher and watchdog threads and returns at once: the first attempt runs in
+    /// the background. Throws only if a thread cannot start.
+    package func open() throws(OutputFailure) {
+        guard state.withLock({ $0.start() }) else {
+            throw OutputFailure(output: name, reason: "opened twice")
+        }
+        // The first attempt runs while the stream starts: what the encoder makes meanwhile is
+        // queued (bounded by the queue's span), so a server that answers at once gets the stream
+        // from its first frame. A failed attempt discards it (see `publish`). Until then an
+        // overflow asks the encoder for nothing: a server that stays silent must not put extra
+        // keyframes into the other outputs' streams.
+        queue.askForKeyframes(false)
+        do {
+            let publisher = try DedicatedThread { [self] in
+                publish()
+                publisherEnded.store(true, ordering: .releasing)
+                watchdogWake.signal()
+                publisherDone.signal()
+            }
+            threads.withLock { $0.append(publisher) }
+            let watchdog = try DedicatedThread { [self] in watch() }
+            threads.withLock { $0.append(watchdog) }
+        } catch {
+            state.withLock { $0.stop(deadline: 0) }
+            queue.close()
+            throw OutputFailure(output: name, reason: error.description)
+        }
+    }
+
+    package func write(_ packet: MediaPacket) {
+        queue.push(packet)
+    }
+
+    /// Stops in whatever state the output is: a stream drains for up to `drainSeconds` and ends
+    /// with the end-of-sequence tag; a connect in progress or a backoff wait ends at once, without
+    /// waiting for librtmp (its thread closes the connection when librtmp returns).
+    package func finish(endTime: Int64, drainSeconds: Double) {
+        self.endTime.store(endTime, ordering: .relaxed)
+        let deadline = MonotonicTime.now().adding(nanoseconds: UInt64(max(0, drainSeconds) * 1e9))
+        let draining = state.withLock { state -> Bool in
+            state.stop(deadline: deadline.nanoseconds)
+            if case .draining = state { return true }
+            return false
+        }
+        queue.close()
+        // A drain may overrun its deadline by one blocked send, which the watchdog cuts after
+        // the send timeout; anything else ends within a moment.
+        let bound = draining ? max(0, drainSeconds) + Double(max(1, options.sendTimeoutSeconds)) : 0.5
+        if publisherDone.wait(timeout: .now() + .milliseconds(Int(bound * 1000))) == .success {
+            publisherDone.signal()  // for a second finish
+            joinThreads()
+        } else {
+            logger.warning("RTMP output still inside librtmp; leaving it to close by itself", metadata: ["url": "\(url)"])
+            detachThreads()
+        }
+        let counters = statistics
+        logger.info(
+            "RTMP output ended",
+            metadata: [
+                "url": "\(url)", "dropped": "\(counters.droppedFrames)", "overflows": "\(queue.overflows.load(ordering: .relaxed))",
+                "discarded": "\(counters.discardedFrames)", "reconnects": "\(counters.reconnects)",
+                "peak_queue_ms": "\(queue.peakSpanMilliseconds.load(ordering: .relaxed))",
+            ])
+    }
+
+    private func takeThreads() -> [DedicatedThread] {
+        threads.withLock { current -> [DedicatedThread] in
+            defer { current = [] }
+            return current
+        }
+    }
+
+    private func joinThreads() {
+        for thread in takeThreads() { thread.join() }
+    }
+
+    private func detachThreads() {
+        for thread in takeThreads() { thread.detach() }
+    }
+}
+
+extension RTMPMediaMessage {
+    /// RTMP message type ids 8, 9 and 18 are the FLV tag types, and the payload is the tag body.
+    init(_ tag: FLVTag) {
+        self.init(type: RTMPMessageType(rawValue: tag.type.rawValue)!, timestamp: tag.timestamp, payload: tag.body)
+    }
+}

@@ -1,0 +1,112 @@
+import RTMP
+
+/// The whole life of one RTMP output, in one enum behind one lock (`RTMPOutput.state`), with
+/// transitions that reject what cannot happen (grpc-swift-2's `GRPCServer` state): the publisher
+/// thread asks before every step, and a stop from any thread is one transition, so a stop during a
+/// backoff wait can never be followed by a connect (issue 14 #2).
+///
+/// The live connection's watch (for the watchdog) lives in the states that have a connection.
+enum RTMPOutputState: Equatable, Sendable {
+    /// Made, thread not started.
+    case idle
+    /// An attempt is under way (`attempt` counts from 1 since the last publish).
+    case connecting(attempt: Int)
+    /// Publishing; `since` is CLOCK_MONOTONIC ns.
+    case streaming(since: UInt64, watch: Watch? = nil)
+    /// Waiting before attempt `nextAttempt`.
+    case backingOff(nextAttempt: Int)
+    /// Stop asked while streaming: sending what is queued until `deadline` (CLOCK_MONOTONIC ns),
+    /// then the end-of-sequence tag.
+    case draining(deadline: UInt64, watch: Watch? = nil)
+    /// Nothing more happens; the publisher thread closes what it holds and ends.
+    case finished(Outcome)
+
+    enum Outcome: Equatable, Sendable {
+        case stopped
+        case failed(String)
+    }
+
+    /// A connection's watch, compared by identity (one per connection).
+    struct Watch: Equatable, Sendable {
+        let connection: RTMPConnectionWatch
+
+        static func == (lhs: Watch, rhs: Watch) -> Bool { lhs.connection === rhs.connection }
+    }
+
+    /// The live connection's watch: while streaming or draining.
+    var watch: RTMPConnectionWatch? {
+        switch self {
+        case .streaming(_, let watch), .draining(_, let watch): watch?.connection
+        default: nil
+        }
+    }
+
+    var isFinished: Bool {
+        if case .finished = self { return true }
+        return false
+    }
+
+    /// The publisher thread starts.
+    mutating func start() -> Bool {
+        guard case .idle = self else { return false }
+        self = .connecting(attempt: 1)
+        return true
+    }
+
+    /// An attempt published. False if a stop came during the connect: close it again.
+    mutating func published(at now: UInt64, watch: RTMPConnectionWatch? = nil) -> Bool {
+        guard case .connecting = self else { return false }
+        self = .streaming(since: now, watch: watch.map(Watch.init))
+        return true
+    }
+
+    /// An attempt failed and will be retried. False if a stop came during the connect.
+    mutating func attemptFailed() -> Bool {
+        guard case .connecting(let attempt) = self else { return false }
+        self = .backingOff(nextAttempt: attempt + 1)
+        return true
+    }
+
+    /// A live connection was lost and will be retried. While draining, the stop simply ends.
+    mutating func lost() -> Bool {
+        switch self {
+        case .streaming:
+            self = .backingOff(nextAttempt: 1)
+            return true
+        case .draining:
+            self = .finished(.stopped)
+            return false
+        default:
+            return false
+        }
+    }
+
+    /// The wait is over. False if a stop came during it: no connection is opened.
+    mutating func backoffEnded() -> Bool {
+        guard case .backingOff(let attempt) = self else { return false }
+        self = .connecting(attempt: attempt)
+        return true
+    }
+
+    /// The output gives up (a failure its policy does not retry).
+    mutating func fail(_ reason: String) -> Bool {
+        guard !isFinished else { return false }
+        self = .finished(.failed(reason))
+        return true
+    }
+
+    /// Stop, from any state: a stream drains until `deadline`; anything else ends at once (a
+    /// connect in progress is abandoned: its thread closes it when librtmp returns).
+    mutating func stop(deadline: UInt64) {
+        switch self {
+        case .streaming(_, let watch): self = .draining(deadline: deadline, watch: watch)
+        case .idle, .connecting, .backingOff: self = .finished(.stopped)
+        case .draining, .finished: break
+        }
+    }
+
+    /// The drain is done (or its deadline passed).
+    mutating func drained() {
+        if case .draining = self { self = .finished(.stopped) }
+    }
+}

@@ -1,0 +1,79 @@
+/// The waits of one RTMP output between connection attempts, by what went wrong (issue 14 #1).
+///
+/// Failures come in two classes:
+/// - cheap: nothing answered, or the connection was lost after it had been up a while (refused,
+///   unreachable, DNS, timeout, a server that went away). Retrying costs the server nothing, and
+///   a server that comes back must be published to at once, so these waits grow from the
+///   policy's first wait only up to `cheapCeilingSeconds`, jittered.
+/// - expensive: the server did the handshake and refused the publish, or dropped the connection
+///   at once after it. Retrying costs the server work (and may be an operator's deny), so these
+///   follow the policy's full exponential backoff.
+///
+/// A successful publish resets the cheap waits; the expensive ones reset only once a connection
+/// stayed up for the policy's `healthyAfterSeconds`, so a server that accepts and drops at once
+/// is still not hammered.
+struct ReconnectSchedule {
+    enum Failure: Equatable {
+        /// Could not reach a server that would talk (refused, unreachable, timeout, handshake).
+        case unreachable
+        /// The server talked and said no (connect or publish refused, bad credentials).
+        case refused
+        /// A connection that was up for `seconds` was lost.
+        case lost(afterSeconds: Double)
+    }
+
+    /// The longest wait after a cheap failure: with the downward jitter, an attempt every
+    /// 1.5–2 s while a server is down, so one that comes back is published to within 2.5 s.
+    static let cheapCeilingSeconds = 2.0
+    /// A connection lost sooner than this after its publish started counts as dropped at once.
+    static let droppedAtOnceSeconds = 1.0
+
+    let policy: ReconnectPolicy
+    private var cheap: Backoff
+    private var expensive: Backoff
+
+    init(policy: ReconnectPolicy) {
+        self.policy = policy
+        var cheapPolicy = policy
+        cheapPolicy.maxDelaySeconds = min(policy.maxDelaySeconds, Self.cheapCeilingSeconds)
+        cheap = Backoff(policy: cheapPolicy)
+        expensive = Backoff(policy: policy)
+    }
+
+    /// The class of an error from a connection attempt.
+    static func failure(for error: RTMPFailureKind) -> Failure {
+        error.isCheap ? .unreachable : .refused
+    }
+
+    /// The wait before the next attempt after `failure`; advances that class's sequence.
+    mutating func delay<G: RandomNumberGenerator>(after failure: Failure, using generator: inout G) -> Double {
+        switch failure {
+        case .unreachable:
+            return cheap.nextDelay(using: &generator)
+        case .refused:
+            return expensive.nextDelay(using: &generator)
+        case .lost(let seconds):
+            if seconds < Self.droppedAtOnceSeconds { return expensive.nextDelay(using: &generator) }
+            if seconds >= policy.healthyAfterSeconds { expensive.reset() }
+            return cheap.nextDelay(using: &generator)
+        }
+    }
+
+    mutating func delay(after failure: Failure) -> Double {
+        var generator = SystemRandomNumberGenerator()
+        return delay(after: failure, using: &generator)
+    }
+
+    /// A publish started: the server is there, so the next cheap failure starts from the first wait.
+    mutating func published() {
+        cheap.reset()
+    }
+}
+
+/// The facts of an `RTMPError` that decide its class, apart from librtmp (tests build them directly).
+enum RTMPFailureKind: Equatable {
+    case cheap
+    case expensive
+
+    var isCheap: Bool { self == .cheap }
+}

@@ -1,0 +1,21 @@
+import RTMP
+
+/// What an RTMP output needs from one connection to a server: librtmp's `RTMPPublisher` in the
+/// daemon, a scripted fake in tests (so the publish loop is tested without a server, as
+/// swift-nio's `EmbeddedChannel` tests a handler without a socket).
+///
+/// One instance serves one connection attempt and is used by one thread at a time (the output's
+/// publisher thread), like `RTMPPublisher` itself.
+package protocol StreamPublisher: AnyObject {
+    /// TCP, handshake, connect and publish, bounded by the connect timeout.
+    func connect() throws(RTMPError)
+    func send(_ message: RTMPMediaMessage) throws(RTMPError)
+    /// Unpublishes and closes. Idempotent.
+    func close()
+    /// For the watchdog: the live connection's progress and a way to cut it; nil if the
+    /// publisher has none.
+    var connectionWatch: RTMPConnectionWatch? { get }
+}
+
+/// Makes a fresh publisher for each attempt (librtmp state is never reused, design invariant 3).
+package typealias StreamPublisherFactory = @Sendable () -> any StreamPublisher
