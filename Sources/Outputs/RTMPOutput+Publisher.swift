@@ -27,6 +27,7 @@ extension RTMPOutput {
             guard state.withLock({ if case .connecting = $0 { return true } else { return false } }) else { return }
             attempts.add(1, ordering: .relaxed)
             let publisher = makePublisher()
+            guard state.withLock({ $0.attempting(with: publisher) }) else { return }
             do throws(RTMPError) {
                 try publisher.connect()
             } catch {

@@ -130,16 +130,17 @@ package final class RTMPOutput: StreamOutput {
     }
 
     /// Stops in whatever state the output is: a stream drains for up to `drainSeconds` and ends
-    /// with the end-of-sequence tag; a connect in progress or a backoff wait ends at once, without
-    /// waiting for librtmp (its thread closes the connection when librtmp returns).
+    /// with the end-of-sequence tag; a backoff wait ends at once, and a connect in progress is
+    /// cancelled (its socket shut down, so the server never sees the publish).
     package func finish(endTime: Int64, drainSeconds: Double) {
         self.endTime.store(endTime, ordering: .relaxed)
         let deadline = MonotonicTime.now().adding(nanoseconds: UInt64(max(0, drainSeconds) * 1e9))
-        let draining = state.withLock { state -> Bool in
-            state.stop(deadline: deadline.nanoseconds)
-            if case .draining = state { return true }
-            return false
+        let (draining, connecting) = state.withLock { state -> (Bool, (any StreamPublisher)?) in
+            let connecting = state.stop(deadline: deadline.nanoseconds)
+            if case .draining = state { return (true, nil) }
+            return (false, connecting)
         }
+        connecting?.cancelConnect()
         queue.close()
         // A drain may overrun its deadline by one blocked send, which the watchdog cuts after
         // the send timeout; anything else ends within a moment.

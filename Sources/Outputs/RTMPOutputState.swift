@@ -9,8 +9,9 @@ import RTMP
 enum RTMPOutputState: Equatable, Sendable {
     /// Made, thread not started.
     case idle
-    /// An attempt is under way (`attempt` counts from 1 since the last publish).
-    case connecting(attempt: Int)
+    /// An attempt is under way (`attempt` counts from 1 since the last publish), on `publisher`
+    /// once it is made (a stop cancels its connect).
+    case connecting(attempt: Int, publisher: Attempt? = nil)
     /// Publishing; `since` is CLOCK_MONOTONIC ns.
     case streaming(since: UInt64, watch: Watch? = nil)
     /// Waiting before attempt `nextAttempt`.
@@ -24,6 +25,15 @@ enum RTMPOutputState: Equatable, Sendable {
     enum Outcome: Equatable, Sendable {
         case stopped
         case failed(String)
+    }
+
+    /// The publisher of the attempt under way, compared by identity (one per attempt).
+    struct Attempt: Equatable, @unchecked Sendable {
+        // @unchecked: only `cancelConnect()` is called through this, which StreamPublisher
+        // promises is safe from any thread; the publisher thread alone uses the rest.
+        let publisher: any StreamPublisher
+
+        static func == (lhs: Attempt, rhs: Attempt) -> Bool { lhs.publisher === rhs.publisher }
     }
 
     /// A connection's watch, compared by identity (one per connection).
@@ -62,7 +72,7 @@ enum RTMPOutputState: Equatable, Sendable {
 
     /// An attempt failed and will be retried. False if a stop came during the connect.
     mutating func attemptFailed() -> Bool {
-        guard case .connecting(let attempt) = self else { return false }
+        guard case .connecting(let attempt, _) = self else { return false }
         self = .backingOff(nextAttempt: attempt + 1)
         return true
     }
@@ -81,6 +91,13 @@ enum RTMPOutputState: Equatable, Sendable {
         }
     }
 
+    /// The attempt's publisher is made. False if a stop came meanwhile: it is not connected.
+    mutating func attempting(with publisher: any StreamPublisher) -> Bool {
+        guard case .connecting(let attempt, _) = self else { return false }
+        self = .connecting(attempt: attempt, publisher: Attempt(publisher: publisher))
+        return true
+    }
+
     /// The wait is over. False if a stop came during it: no connection is opened.
     mutating func backoffEnded() -> Bool {
         guard case .backingOff(let attempt) = self else { return false }
@@ -95,14 +112,19 @@ enum RTMPOutputState: Equatable, Sendable {
         return true
     }
 
-    /// Stop, from any state: a stream drains until `deadline`; anything else ends at once (a
-    /// connect in progress is abandoned: its thread closes it when librtmp returns).
-    mutating func stop(deadline: UInt64) {
+    /// Stop, from any state: a stream drains until `deadline`; anything else ends at once.
+    /// Returns the publisher of a connect in progress, for the caller to cancel outside the lock.
+    @discardableResult
+    mutating func stop(deadline: UInt64) -> (any StreamPublisher)? {
         switch self {
         case .streaming(_, let watch): self = .draining(deadline: deadline, watch: watch)
-        case .idle, .connecting, .backingOff: self = .finished(.stopped)
+        case .connecting(_, let attempt):
+            self = .finished(.stopped)
+            return attempt?.publisher
+        case .idle, .backingOff: self = .finished(.stopped)
         case .draining, .finished: break
         }
+        return nil
     }
 
     /// The drain is done (or its deadline passed).

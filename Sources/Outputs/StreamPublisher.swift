@@ -12,6 +12,10 @@ package protocol StreamPublisher: AnyObject {
     func send(_ message: RTMPMediaMessage) throws(RTMPError)
     /// Unpublishes and closes. Idempotent.
     func close()
+    /// From any thread: ends a `connect` in progress at once, and makes one not yet started fail
+    /// (the output is stopping). The server sees the connection close, never a publish the
+    /// output had not sent yet.
+    func cancelConnect()
     /// For the watchdog: the live connection's progress and a way to cut it; nil if the
     /// publisher has none.
     var connectionWatch: RTMPConnectionWatch? { get }

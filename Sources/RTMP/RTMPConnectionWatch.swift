@@ -3,8 +3,8 @@ import Synchronization
 import Glibc
 #endif
 
-/// What another thread may do with a publisher's live connection: read its TCP progress, and cut
-/// it. The publisher thread may be blocked in `send()` inside librtmp; `shutdown(2)` from here
+/// What another thread may do with a publisher's connection: read its TCP progress, cut it, and
+/// cancel a connect still in progress. The publisher thread may be blocked in `send()` inside librtmp; `shutdown(2)` from here
 /// wakes that send with an error (the socket stays open until its owner closes it), so a dead
 /// peer is left at once instead of after the kernel's own timeouts.
 ///
@@ -15,6 +15,8 @@ public final class RTMPConnectionWatch: Sendable {
     private struct State {
         var fd: Int32 = -1
         var abortReason: String?
+        /// Set for good by `cancel`: every socket attached afterwards is shut down at once.
+        var cancelled = false
     }
 
     private let state = Mutex(State())
@@ -32,8 +34,21 @@ public final class RTMPConnectionWatch: Sendable {
             if state.fd >= 0 { Glibc.close(state.fd) }
             state.fd = copy
             state.abortReason = nil
+            if state.cancelled && copy >= 0 { shutdown(copy, Int32(SHUT_RDWR)) }
         }
     }
+
+    /// Ends the attempt for good, from any thread: a connect in progress fails at its next read or
+    /// write (`RTMPError.Kind.cancelled`), and one not yet started fails before it sends anything.
+    /// A server thus never sees a publish the stopping output had not sent yet.
+    public func cancel() {
+        state.withLock { state in
+            state.cancelled = true
+            if state.fd >= 0 { shutdown(state.fd, Int32(SHUT_RDWR)) }
+        }
+    }
+
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     /// Stops watching: closes the duplicate so that librtmp's close really ends the connection.
     func detach() {

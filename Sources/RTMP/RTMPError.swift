@@ -53,6 +53,9 @@ public struct RTMPError: Error, Sendable, CustomStringConvertible {
         case certificateRejected(reason: String)
         /// rtmps://: the TLS handshake failed otherwise, or the trusted CAs could not be loaded.
         case tlsFailed(reason: String)
+        /// The connect was cancelled from another thread (`RTMPConnectionWatch.cancel`): the
+        /// output is stopping.
+        case cancelled
     }
 
     public let kind: Kind
@@ -91,6 +94,7 @@ public struct RTMPError: Error, Sendable, CustomStringConvertible {
         case .messageTooLarge(let bytes): return "message of \(bytes) bytes exceeds 16 MiB"
         case .protocolViolation(let reason): return "protocol violation: \(reason)"
         case .setupFailed: return "librtmp setup failed"
+        case .cancelled: return "connect cancelled"
         case .certificateRejected(let reason): return "server certificate refused: \(reason)"
         case .tlsFailed(let reason): return "TLS failed: \(reason)"
         }

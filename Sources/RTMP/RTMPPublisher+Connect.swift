@@ -44,6 +44,12 @@ extension RTMPPublisher {
         }
 
         let fd = connection.socket
+        // Watched from here on, so that a stop can cancel the handshake, connect and publish.
+        watch.attach(socket: fd)
+        guard !watch.isCancelled else {
+            Glibc.close(fd)
+            throw error(.cancelled)
+        }
         connectedTo = connection
         logger.debug("RTMP TCP connected", metadata: ["family": "\(connection.family)", "address": "\(connection.address)"])
         // librtmp sets only a receive timeout; the send timeouts cover the handshake too.
@@ -59,7 +65,11 @@ extension RTMPPublisher {
         do throws(RTMPError) {
             try handshakeAndPublish(socket: fd, tls: tlsSession, deadline: deadline)
         } catch {
-            // Whatever the cut-off read made librtmp say, the reason is the deadline.
+            // Whatever the cut read made librtmp say, the reason is the cancel or the deadline.
+            if watch.isCancelled {
+                RTMP_Close(rtmp)
+                throw self.error(.cancelled)
+            }
             guard cutoff.fired else { throw error }
             RTMP_Close(rtmp)
             throw self.error(.connectTimeout)
@@ -84,7 +94,6 @@ extension RTMPPublisher {
             logger.warning("RTMP TCP_NOTSENT_LOWAT not set", metadata: ["errno": "\(errno)"])
         }
         _ = logSink.takeEvents()
-        watch.attach(socket: RTMP_Socket(rtmp))
         state = .publishing(lastTimestamp: nil)
     }
 

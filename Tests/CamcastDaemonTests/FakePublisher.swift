@@ -23,6 +23,7 @@ final class FakeServer: Sendable {
     enum Event: Equatable, Sendable {
         case connect
         case send(type: UInt8, timestamp: UInt32)
+        case cancel
         case close
     }
 
@@ -32,6 +33,7 @@ final class FakeServer: Sendable {
         var fallback: Answer
         var events: [Event] = []
         var sendsLeft: Int?
+        var cancelled = false
     }
 
     private let state: Mutex<State>
@@ -69,6 +71,9 @@ final class FakeServer: Sendable {
         case .accept(let limit): state.withLock { $0.sendsLeft = limit }
         case .hang:
             hangRelease.wait()
+            if state.withLock({ $0.cancelled }) {
+                throw RTMPError(kind: .cancelled, url: "rtmp://fake/live/****")
+            }
             state.withLock { $0.sendsLeft = nil }
         }
     }
@@ -90,6 +95,15 @@ final class FakeServer: Sendable {
     }
 
     func close() { state.withLock { $0.events.append(.close) } }
+
+    /// As librtmp's socket being shut down: a hanging connect fails at once.
+    func cancel() {
+        state.withLock { state in
+            state.events.append(.cancel)
+            state.cancelled = true
+        }
+        hangRelease.signal()
+    }
 }
 
 final class FakePublisher: StreamPublisher {
@@ -98,6 +112,7 @@ final class FakePublisher: StreamPublisher {
     func connect() throws(RTMPError) { try server.connect() }
     func send(_ message: RTMPMediaMessage) throws(RTMPError) { try server.send(message) }
     func close() { server.close() }
+    func cancelConnect() { server.cancel() }
     var connectionWatch: RTMPConnectionWatch? { nil }
 }
 
