@@ -15,7 +15,7 @@ public struct CommandLineSettings: Sendable {
     public var noReconnect: Bool = false
     /// `--reconnect-attempts N`: failed attempts in a row before giving up (0 = forever).
     public var reconnectAttempts: Int?
-    /// `--reconnect-healthy-after S`: a connection up this long resets the backoff.
+    /// `--reconnect-healthy-after S`: a connection up this long resets the backoff of expensive failures (a refused or dropped publish).
     public var reconnectHealthyAfterSeconds: Double?
     /// `--connect-timeout S`: how long an RTMP connection attempt may wait for the server.
     public var connectTimeoutSeconds: Double?

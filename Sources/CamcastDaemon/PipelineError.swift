@@ -1,7 +1,6 @@
 /// Failures that stop the pipeline. Descriptions are single lines, safe to log (no stream keys).
 public enum PipelineError: Error, CustomStringConvertible {
     case noOutputs
-    case timestampOutOfRange(Int64)
     case outputFailed(output: String, reason: String)
     /// A file output could not be opened at start (a path the sandbox or permissions forbid):
     /// a configuration error, which restarting will not fix.
@@ -13,8 +12,6 @@ public enum PipelineError: Error, CustomStringConvertible {
         switch self {
         case .noOutputs:
             "no output given: add --output with an rtmp:// URL or an .flv path"
-        case .timestampOutOfRange(let ms):
-            "stream timestamp \(ms) ms is outside the FLV range"
         case .outputFailed(let output, let reason):
             "output \(output) failed: \(reason)"
         case .outputUnavailable(let output, let reason):

@@ -6,12 +6,12 @@ import Darwin
 import Media
 import Synchronization
 
-/// Writes encoded pictures to a raw `.h264` file: an H.264 Annex-B byte stream (ITU-T H.264
+/// Writes encoded packets to a raw `.h264` file: an H.264 Annex-B byte stream (ITU-T H.264
 /// Annex B), every NAL unit behind a 00 00 00 01 start code, as the seeds' recorders do.
 ///
 /// The file starts at the first keyframe (earlier pictures cannot be decoded), and every keyframe
 /// carries SPS and PPS in front of its slices, so the file plays from any IDR. Writes stop after
-/// `frameLimit` pictures. Safe to call from the encoder's output handler on any thread.
+/// `frameLimit` pictures. Safe to call from any thread (the `.h264` output writes from its own).
 public final class AnnexBWriter: Sendable {
     public let path: String
     public let frameLimit: Int?
@@ -43,23 +43,9 @@ public final class AnnexBWriter: Sendable {
         }
     }
 
-    /// Appends one picture. Returns false if it was not written: before the first keyframe, after
-    /// the frame limit, or once closed.
-    @discardableResult
-    public func write(_ picture: EncodedPicture) throws(AnnexBWriterError) -> Bool {
-        try state.withLock { (state) throws(AnnexBWriterError) -> Bool in
-            guard state.descriptor >= 0 else { return false }
-            if let frameLimit, state.framesWritten >= frameLimit { return false }
-            guard state.startedAtKeyframe || picture.isKeyframe else { return false }
-            try Self.writeAll(Self.bytes(for: picture), to: state.descriptor)
-            state.startedAtKeyframe = true
-            state.framesWritten += 1
-            return true
-        }
-    }
-
     /// Appends one codec-neutral packet (H.264): its units with start codes, the decoder
-    /// configuration's SPS and PPS in front of a keyframe. Same rules as `write(_: EncodedPicture)`.
+    /// configuration's SPS and PPS in front of a keyframe. Returns false if it was not written:
+    /// before the first keyframe, after the frame limit, or once closed.
     @discardableResult
     public func write(_ packet: MediaPacket) throws(AnnexBWriterError) -> Bool {
         try state.withLock { (state) throws(AnnexBWriterError) -> Bool in
@@ -93,21 +79,8 @@ public final class AnnexBWriter: Sendable {
         }
     }
 
-    /// The Annex-B bytes of one picture: its NAL units with 4-byte start codes, with the picture's
-    /// SPS and PPS put in front of a keyframe that does not carry them itself (after any access
-    /// unit delimiter, which must come first, H.264 §7.4.1.2.3).
-    public static func bytes(for picture: EncodedPicture) -> [UInt8] {
-        var units = picture.nalUnits.map(\.bytes)
-        let types = Set(picture.nalUnits.map(\.type))
-        if picture.isKeyframe && !(types.contains(.sps) && types.contains(.pps)) {
-            let position = picture.nalUnits.prefix { $0.type == .aud }.count
-            units.insert(contentsOf: [picture.parameterSets.sps, picture.parameterSets.pps], at: position)
-        }
-        return startCoded(units)
-    }
-
     /// Each unit behind a 4-byte start code.
-    static func startCoded(_ units: [[UInt8]]) -> [UInt8] {
+    package static func startCoded(_ units: [[UInt8]]) -> [UInt8] {
         let startCode: [UInt8] = [0, 0, 0, 1]
         var out: [UInt8] = []
         out.reserveCapacity(units.reduce(0) { $0 + 4 + $1.count })

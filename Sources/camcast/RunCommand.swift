@@ -50,7 +50,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("reconnect-attempts"), help: "Give up after this many failed RTMP attempts in a row (default 0: forever).")
     var reconnectAttempts: Int?
 
-    @Option(name: .customLong("reconnect-healthy-after"), help: "Seconds a connection must stay up to reset the reconnect backoff (default 30).")
+    @Option(name: .customLong("reconnect-healthy-after"), help: "Seconds a connection must stay up to reset the backoff after a refused or dropped publish (default 30); refused connections always retry within 2 s.")
     var reconnectHealthyAfter: Double?
 
     @Option(name: .customLong("connect-timeout"), help: "Seconds an RTMP server may stay silent while connecting, in the handshake or before publishing starts, before the attempt fails and is retried (default 10).")

@@ -17,7 +17,7 @@ import Testing
 
     @Test func keyframeWithoutParameterSetsGetsThemAfterTheDelimiter() {
         let picture = Self.picture([[0x09, 0xF0], [0x06, 0x05, 0x80], [0x65, 0x88]], keyframe: true)
-        #expect(AnnexBWriter.bytes(for: picture) == [
+        #expect(picture.annexB == [
             0x00, 0x00, 0x00, 0x01, 0x09, 0xF0,  // access unit delimiter stays first
             0x00, 0x00, 0x00, 0x01, 0x67, 0x42, 0xC0, 0x1E,  // SPS from parameterSets
             0x00, 0x00, 0x00, 0x01, 0x68, 0xCE, 0x3C, 0x80,  // PPS from parameterSets
@@ -28,7 +28,7 @@ import Testing
 
     @Test func keyframeCarryingParameterSetsIsWrittenAsIs() {
         let picture = Self.picture([Self.sps, Self.pps, [0x65, 0x88]], keyframe: true)
-        #expect(AnnexBWriter.bytes(for: picture) == [
+        #expect(picture.annexB == [
             0x00, 0x00, 0x00, 0x01, 0x67, 0x42, 0xC0, 0x1E,  // SPS
             0x00, 0x00, 0x00, 0x01, 0x68, 0xCE, 0x3C, 0x80,  // PPS
             0x00, 0x00, 0x00, 0x01, 0x65, 0x88,  // IDR slice
@@ -37,7 +37,7 @@ import Testing
 
     @Test func nonKeyframeGetsNoParameterSets() {
         let picture = Self.picture([[0x41, 0x9A, 0x02]], keyframe: false, number: 1)
-        #expect(AnnexBWriter.bytes(for: picture) == [0x00, 0x00, 0x00, 0x01, 0x41, 0x9A, 0x02])
+        #expect(picture.annexB == [0x00, 0x00, 0x00, 0x01, 0x41, 0x9A, 0x02])
     }
 
     /// A stream mixing 4-byte and 3-byte start codes, leading and trailing zero bytes.
@@ -74,28 +74,13 @@ import Testing
             Self.picture([[0x06, 0x05, 0x80], [0x65, 0x88, 0x80]], keyframe: true),
             Self.picture([[0x41, 0x9A, 0x02]], keyframe: false, number: 1),
         ]
-        let bytes = pictures.flatMap(AnnexBWriter.bytes(for:))
+        let bytes = pictures.flatMap(\.annexB)
         let units = try AnnexBNALUnitParser.parse(bytes)
         #expect(units.map(\.bytes) == [Self.sps, Self.pps, [0x06, 0x05, 0x80], [0x65, 0x88, 0x80], [0x41, 0x9A, 0x02]])
     }
 
     @Test func parserRejectsDataBeforeTheFirstStartCode() {
         #expect(throws: NALUnitError.missingStartCode) { try AnnexBNALUnitParser.parse([0x12, 0x00, 0x00, 0x01, 0x65]) }
-    }
-
-    @Test func fileStartsAtFirstKeyframeAndStopsAtTheLimit() throws {
-        let path = Harness.temporaryFile("limit.h264")
-        let writer = try AnnexBWriter(path: path, frameLimit: 2)
-        #expect(try writer.write(Self.picture([[0x41, 0x01]], keyframe: false, number: 0)) == false)
-        #expect(try writer.write(Self.picture([[0x65, 0x02]], keyframe: true, number: 1)) == true)
-        #expect(try writer.write(Self.picture([[0x41, 0x03]], keyframe: false, number: 2)) == true)
-        #expect(writer.isFull)
-        #expect(try writer.write(Self.picture([[0x41, 0x04]], keyframe: false, number: 3)) == false)
-        writer.close()
-        writer.close()
-        #expect(try writer.write(Self.picture([[0x65, 0x05]], keyframe: true, number: 4)) == false)
-        let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        #expect(try AnnexBNALUnitParser.parse(written).map(\.bytes) == [Self.sps, Self.pps, [0x65, 0x02], [0x41, 0x03]])
     }
 
     @Test func openFailureNamesThePath() {
@@ -106,7 +91,7 @@ import Testing
 
     @Test func realEncoderOutputRoundTripsThroughAnnexB() throws {
         let pictures = try Harness.encode(Harness.settings(), count: 5)
-        let bytes = pictures.flatMap(AnnexBWriter.bytes(for:))
+        let bytes = pictures.flatMap(\.annexB)
         #expect(try AnnexBNALUnitParser.parse(bytes) == pictures.flatMap(\.nalUnits))
     }
 

@@ -70,12 +70,10 @@ enum Harness {
         return directory.appendingPathComponent("\(UUID().uuidString)-\(name)").path
     }
 
-    /// Writes pictures as an Annex-B file with `AnnexBWriter`; returns its path.
+    /// Writes pictures as an Annex-B file, from the first keyframe on; returns its path.
     static func writeAnnexB(_ pictures: [EncodedPicture], name: String) throws -> String {
         let path = temporaryFile(name)
-        let writer = try AnnexBWriter(path: path)
-        for picture in pictures { try writer.write(picture) }
-        writer.close()
+        try Data(pictures.drop { !$0.isKeyframe }.flatMap(\.annexB)).write(to: URL(fileURLWithPath: path))
         return path
     }
 
