@@ -89,7 +89,9 @@ let package = Package(
         // watchdog, status line.
         .testTarget(
             name: "CamcastDaemonTests",
-            dependencies: ["CamcastDaemon", "Capture", "Config", "Encoder", "FLV", "Media", "Outputs", "RTMP", "RTMPAddress"]),
+            dependencies: [
+                "CamcastDaemon", "Capture", "Config", "Encoder", "FLV", "Media", "Outputs", "RTMP", "RTMPAddress", "TestSupport",
+            ]),
         // Boots the vivid VM (scripts/vivid-vm) from the host and runs its in-VM suites there.
         .testTarget(
             name: "CaptureIntegrationTests",

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import CamcastDaemon
 @testable import Outputs
@@ -14,7 +15,7 @@ struct BackoffTests {
     @Test("defaults: first retry within 1 s, strictly growing until the 30 s cap, never above it",
           arguments: 0..<200 as Range<UInt64>)
     func jitteredDefaults(seed: UInt64) {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         var backoff = Backoff(policy: ReconnectPolicy())
         let delays = (0..<15).map { _ in backoff.nextDelay(using: &generator) }
         #expect(delays[0] > 0 && delays[0] <= 1)
@@ -27,7 +28,7 @@ struct BackoffTests {
 
     @Test("jitter stays within its bounds: nominal × (1 − jitter) … nominal", arguments: [0.1, 0.25, 0.5])
     func jitterBounds(jitter: Double) {
-        var generator = SeededGenerator(seed: 42)
+        var generator = SplitMix64(seed: 42)
         let policy = ReconnectPolicy(initialDelaySeconds: 0.5, factor: 1.5, maxDelaySeconds: 8, jitter: jitter)
         var backoff = Backoff(policy: policy)
         var nominal = 0.5

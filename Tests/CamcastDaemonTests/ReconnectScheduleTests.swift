@@ -1,13 +1,14 @@
 import Testing
 @testable import CamcastDaemon
 @testable import Outputs
+import TestSupport
 
 /// Issue 14 #1: which waits follow which failures, and a flapping server simulated on a clock.
 @Suite("Reconnect schedule")
 struct ReconnectScheduleTests {
     @Test func cheapFailuresNeverWaitLongerThanTheCeiling() {
         var schedule = ReconnectSchedule(policy: ReconnectPolicy())
-        var generator = SeededGenerator(seed: 1)
+        var generator = SplitMix64(seed: 1)
         let waits = (0..<50).map { _ in schedule.delay(after: .unreachable, using: &generator) }
         #expect(waits.allSatisfy { $0 > 0 && $0 <= ReconnectSchedule.cheapCeilingSeconds })
         #expect(waits[0] <= 1)
@@ -17,7 +18,7 @@ struct ReconnectScheduleTests {
 
     @Test func refusedPublishesBackOffToThePolicyMaximum() {
         var schedule = ReconnectSchedule(policy: ReconnectPolicy(jitter: 0))
-        var generator = SeededGenerator(seed: 2)
+        var generator = SplitMix64(seed: 2)
         let waits = (0..<10).map { _ in schedule.delay(after: .refused, using: &generator) }
         #expect(waits[0] == 1)
         #expect(waits[1] == 1.7)
@@ -28,7 +29,7 @@ struct ReconnectScheduleTests {
     /// publish succeeded.
     @Test func aServerThatDropsAtOnceIsNotHammered() {
         var schedule = ReconnectSchedule(policy: ReconnectPolicy(jitter: 0))
-        var generator = SeededGenerator(seed: 3)
+        var generator = SplitMix64(seed: 3)
         var waits: [Double] = []
         for _ in 0..<8 {
             schedule.published()
@@ -42,7 +43,7 @@ struct ReconnectScheduleTests {
     /// over after every publish, whatever came before.
     @Test func aLostConnectionStartsFromTheFirstWait() {
         var schedule = ReconnectSchedule(policy: ReconnectPolicy(jitter: 0))
-        var generator = SeededGenerator(seed: 4)
+        var generator = SplitMix64(seed: 4)
         for _ in 0..<10 { _ = schedule.delay(after: .unreachable, using: &generator) }
         for _ in 0..<10 { _ = schedule.delay(after: .refused, using: &generator) }
         schedule.published()
@@ -65,7 +66,7 @@ struct ReconnectScheduleTests {
         let end = t + 40 + 10
         func serverUp(_ time: Double) -> Bool { !windows.contains { time >= $0.down && time < $0.up } }
         var schedule = ReconnectSchedule(policy: ReconnectPolicy())
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         let attemptSeconds = 0.2
         var now = 0.0
         var publishedAt: [Double] = []

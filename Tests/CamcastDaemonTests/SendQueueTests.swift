@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 @testable import CamcastDaemon
 @testable import Outputs
+import TestSupport
 
 /// Frames numbered in encoding order, a keyframe every `gop`, 33 ms apart; the frame number
 /// travels in the packet's data so the test can tell which frames came out.
@@ -54,7 +55,7 @@ struct SendQueueTests {
 
     @Test("random congestion: drops only whole runs up to a keyframe, counts each", arguments: 0..<100 as Range<UInt64>)
     func randomCongestion(seed: UInt64) {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         let requests = KeyframeRequests()
         let queue = SendQueue(maxSpanMilliseconds: 500, requestKeyframe: requests.handler)
         let stream = FrameStream(gop: Int.random(in: 5...60, using: &generator))

@@ -12,4 +12,7 @@ public struct SplitMix64: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// A number in `range`, drawn from this generator.
+    public mutating func next(in range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
 }
