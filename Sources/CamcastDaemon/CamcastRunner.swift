@@ -38,21 +38,26 @@ public enum CamcastRunner {
         let notifier = SystemdNotifier(environment: environment)
         let control = PipelineControl()
         let pipeline = Pipeline(settings: resolved.settings, logger: logger, control: control)
+        let status = StatusReporter(
+            notifier: notifier, control: control, logger: logger, initialIntervalSeconds: resolved.settings.statusIntervalSeconds)
+        let watchdog = Watchdog(notifier: notifier, control: control, logger: logger)
+        // Shut down in reverse order: the watchdog and the status line end first, the pipeline
+        // (flush, drains, end-of-sequence tags) last. The pipeline ending (a duration, a source at
+        // its end) shuts the others down; they may end early themselves (no systemd watchdog).
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [
-                    .init(service: pipeline, successTerminationBehavior: .gracefullyShutdownGroup)
+                    .init(service: pipeline, successTerminationBehavior: .gracefullyShutdownGroup),
+                    .init(service: status, successTerminationBehavior: .ignore),
+                    .init(service: watchdog, successTerminationBehavior: .ignore),
                 ],
                 logger: logger))
         let reloads = ReloadCoordinator(
             flags: flags, environment: environment, control: control, notifier: notifier, logLevel: logLevel, logger: logger)
-        let status = StatusReporter(
-            notifier: notifier, control: control, logger: logger, initialIntervalSeconds: resolved.settings.statusIntervalSeconds)
-        let watchdog = Watchdog(notifier: notifier, control: control, logger: logger)
 
+        // Signals stay outside the group: a second SIGTERM/SIGINT exits at once and SIGHUP reloads,
+        // which the group's own signal handling does not do.
         let exitCode: Int32 = await withTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { await status.run() }
-            tasks.addTask { await watchdog.run() }
             tasks.addTask {
                 await handle(signals, group: group, reloads: reloads, notifier: notifier, logger: logger)
             }

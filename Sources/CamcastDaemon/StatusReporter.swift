@@ -1,16 +1,21 @@
 import Logging
 import Media
+import ServiceLifecycle
 
 /// Tells systemd when the pipeline runs (READY=1), then logs the one-line status and sends it as
 /// STATUS= every `status.interval_seconds`.
-struct StatusReporter {
+struct StatusReporter: Service {
     let notifier: SystemdNotifier
     let control: PipelineControl
     let logger: Logger
     let initialIntervalSeconds: Double
 
-    /// Runs until cancelled.
+    /// Runs until the service group shuts down (or the task is cancelled).
     func run() async {
+        await cancelWhenGracefulShutdown { await report() }
+    }
+
+    private func report() async {
         // READY=1 once the first picture is encoded and the pipeline is attached: the source
         // runs, the encoder works and every output was made before the source started. Both are
         // awaited: frames may flow a moment before `control.attach`, and READY=1 must still come

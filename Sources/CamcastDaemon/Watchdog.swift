@@ -1,4 +1,5 @@
 import Logging
+import ServiceLifecycle
 
 /// Sends systemd's WATCHDOG=1 at half the interval systemd asked for — but only while the
 /// pipeline is healthy, so that a wedged daemon is killed and restarted instead of kept alive by a
@@ -8,15 +9,19 @@ import Logging
 /// RTMP output that is reconnecting: capture and encoding go on meanwhile (frames queue, then drop
 /// to the next keyframe), so the counter keeps moving. A stuck capture thread, a hung encoder or a
 /// deadlock stop it.
-struct Watchdog {
+struct Watchdog: Service {
     let notifier: SystemdNotifier
     let control: PipelineControl
     let logger: Logger
 
-    /// Runs until cancelled; does nothing if systemd set no watchdog.
+    /// Runs until the service group shuts down (or the task is cancelled); returns at once if
+    /// systemd set no watchdog.
     func run() async {
         guard let interval = notifier.watchdogInterval else { return }
-        let period = interval / 2
+        await cancelWhenGracefulShutdown { await ping(every: interval / 2) }
+    }
+
+    private func ping(every period: Duration) async {
         var gate = WatchdogGate(framesEncoded: control.framesEncoded)
         let clock = ContinuousClock()
         var next = clock.now + period
