@@ -46,6 +46,16 @@ final class MJPEGDecoder {
         }
     }
 
+    /// The width and height in a JPEG's frame header, or nil if it has none that TurboJPEG reads.
+    func size(of jpeg: UnsafeRawBufferPointer) -> (width: Int, height: Int)? {
+        guard let source = jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), jpeg.count > 0 else { return nil }
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        guard tjDecompressHeader3(handle, source, UInt(jpeg.count), &width, &height, &subsampling, &colorspace) == 0 else {
+            return nil
+        }
+        return (Int(width), Int(height))
+    }
+
     /// Lookup tables full → limited range: Y' = 16 + Y·219/255, C' = 128 + (C−128)·224/255, rounded.
     private static let lumaTable: [UInt8] = (0...255).map { UInt8(16 + ($0 * 219 + 127) / 255) }
     private static let chromaTable: [UInt8] = (0...255).map { UInt8(clamping: 128 + Int((Double($0 - 128) * 224 / 255).rounded())) }

@@ -18,6 +18,8 @@ public enum Y4MError: Error, Equatable, CustomStringConvertible {
     case missingFrameMarker(frame: UInt64)
     /// The stream ended inside frame `frame`: `received` of `expected` picture bytes arrived.
     case truncatedFrame(frame: UInt64, received: Int, expected: Int)
+    /// The stream has a header but not one frame.
+    case noFrames
     /// open/read/lseek failed.
     case systemCallFailed(path: String, call: String, errno: Int32)
 
@@ -39,6 +41,8 @@ public enum Y4MError: Error, Equatable, CustomStringConvertible {
             "y4m frame \(frame) does not start with FRAME"
         case .truncatedFrame(let frame, let received, let expected):
             "y4m stream ended inside frame \(frame) (\(received) of \(expected) bytes)"
+        case .noFrames:
+            "y4m stream has a header but no frames"
         case .systemCallFailed(let path, let call, let errno):
             "\(path): \(call) failed: \(SystemCallError.message(errno)) (errno \(errno))"
         }
