@@ -71,7 +71,9 @@ let package = Package(
             name: "RTMPTests",
             dependencies: ["RTMP", "RTMPAddress", "TestSupport", .product(name: "Logging", package: "swift-log")],
             exclude: ["Corpus"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "TestSupport"]),
+        .testTarget(
+            name: "CaptureTests",
+            dependencies: ["Capture", "Encoder", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Media", "TestSupport"]),
         // Daemon logic apart from processes: reconnect policy, send queue, dead-peer detection,
         // reload plans, sd_notify datagrams, watchdog, status line.

@@ -14,9 +14,10 @@ public struct MJPEGStreamReader<Input: Y4MByteInput> {
     private var pending: [UInt8] = []
     private var start = 0
     private var atEnd = false
+    /// Where each read lands before it is appended to `pending`.
+    private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
     /// Bytes skipped between frames because they were not part of a JPEG.
     public private(set) var skippedBytes = 0
-    static var chunkSize: Int { 64 * 1024 }
     /// A frame larger than this is cut there (and fails to decode): a stream without markers must
     /// not grow the buffer without bound.
     public static var frameLimit: Int { 64 * 1024 * 1024 }
@@ -69,6 +70,7 @@ public struct MJPEGStreamReader<Input: Y4MByteInput> {
     private mutating func frameLength() throws(Y4MError) -> Int {
         var offset = 2
         var inScan = false
+        var scanned = false
         while offset < Self.frameLimit {
             guard let first = try byte(at: offset) else { return pending.count - start }
             guard let code = try byte(at: offset + 1) else { return pending.count - start }
@@ -93,23 +95,36 @@ public struct MJPEGStreamReader<Input: Y4MByteInput> {
                 return offset  // a new frame began: this one was cut short
             case 0x01, 0xD0...0xD7:
                 offset += 2
-            default:
+            case 0xC0...0xFE:
                 guard let high = try byte(at: offset + 2), let low = try byte(at: offset + 3) else {
                     return pending.count - start
                 }
                 let length = Int(high) << 8 | Int(low)
                 guard length >= 2 else { return try lengthToNextStartOfImage(from: offset) }
+                if scanned {
+                    // Past the first scan a "segment" may be corrupt data read as a marker; its
+                    // length must not carry the walk over the next image's SOI.
+                    let next = try lengthToNextStartOfImage(from: offset + 2, before: offset + 2 + length)
+                    if next < offset + 2 + length { return next }
+                }
                 offset += 2 + length
-                if code == 0xDA { inScan = true }
+                if code == 0xDA {
+                    inScan = true
+                    scanned = true
+                }
+            default:
+                // A reserved marker code: not a JPEG any more; the frame ends at the next SOI.
+                return try lengthToNextStartOfImage(from: offset + 2)
             }
         }
         return min(Self.frameLimit, pending.count - start)
     }
 
     /// Length up to the next SOI after `offset` (or the end of the stream), for a corrupt frame.
-    private mutating func lengthToNextStartOfImage(from offset: Int) throws(Y4MError) -> Int {
+    /// Looks no further than `limit` when given.
+    private mutating func lengthToNextStartOfImage(from offset: Int, before limit: Int = .max) throws(Y4MError) -> Int {
         var offset = offset
-        while offset < Self.frameLimit, let first = try byte(at: offset) {
+        while offset < min(limit, Self.frameLimit), let first = try byte(at: offset) {
             if first == 0xFF, try byte(at: offset + 1) == 0xD8 { return offset }
             offset += 1
         }
@@ -123,14 +138,10 @@ public struct MJPEGStreamReader<Input: Y4MByteInput> {
             pending.removeSubrange(0..<start)
             start = 0
         }
-        let old = pending.count
-        pending.append(contentsOf: repeatElement(0, count: Self.chunkSize))
-        let got = try pending.withUnsafeMutableBytes { buffer in
-            Result { () throws(Y4MError) in
-                try input.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[old...]))
-            }
+        let got = try scratch.withUnsafeMutableBytes { buffer in
+            Result { () throws(Y4MError) in try input.read(into: buffer) }
         }.get()
-        pending.removeSubrange((old + got)...)
+        pending.append(contentsOf: scratch[..<got])
         if got == 0 { atEnd = true }
         return got > 0
     }
