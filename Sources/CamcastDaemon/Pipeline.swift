@@ -174,7 +174,7 @@ public struct Pipeline: Service {
         case .file(let file):
             let source: Y4MFileSource
             do {
-                source = try Y4MFileSource(settings: file) { error in
+                source = try Y4MFileSource(settings: file, logger: logger) { error in
                     stop.fire(error.map { .failed(.sourceFailed("\(file.isStandardInput ? "stdin" : file.path): \($0)")) } ?? .sourceEnded)
                 }
             } catch {

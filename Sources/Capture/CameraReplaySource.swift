@@ -20,6 +20,8 @@ public final class CameraReplaySource: FrameSource {
     private let layout: V4L2FrameLayout
     private let input: Mutex<Reader?>
     private let thread = SourceThread()
+    /// The input the playing thread reads, so `stop` can interrupt a read waiting on a quiet pipe.
+    private let active = Mutex<Y4MFileInput?>(nil)
     private let skipped = Atomic<Int>(0)
     private let corrupt = Atomic<Int>(0)
     private let framesEverRead = Atomic<Bool>(false)
@@ -112,6 +114,10 @@ public final class CameraReplaySource: FrameSource {
                 countCorrupt: { [self] in corrupt.add(1, ordering: .relaxed) })
             guard mjpeg != nil else { throw CaptureError.invalidSettings("could not create a JPEG decompressor") }
         }
+        switch reader {
+        case .mjpeg(let stream): watch(stream.input, logger: logger)
+        case .raw(let file): watch(file, logger: logger)
+        }
         let decoding = UncheckedBox(mjpeg)
         do {
             try thread.start { [self] in
@@ -129,7 +135,23 @@ public final class CameraReplaySource: FrameSource {
     }
 
     public func stop() {
+        active.withLock { $0 }?.interrupt()
         thread.stop()
+        active.withLock { $0 = nil }
+    }
+
+    /// Readies `file` to be read by the playing thread: interruptible by `stop`, stalls logged.
+    private func watch(_ file: Y4MFileInput, logger: Logger?) {
+        file.resume()
+        let path = settings.isStandardInput ? "stdin" : settings.path
+        file.reportStalls { stalled in
+            if stalled {
+                logger?.warning("input stalled: no data", metadata: ["source": "\(path)", "seconds": "\(Y4MFileInput.stallSeconds)"])
+            } else {
+                logger?.notice("input resumed", metadata: ["source": "\(path)"])
+            }
+        }
+        active.withLock { $0 = file }
     }
 
     /// Plays until stopped (nil) or the end of the input: `.some(nil)` at a clean end, else the error.
@@ -176,7 +198,8 @@ public final class CameraReplaySource: FrameSource {
                 }
             },
             skipped: { skipped.add(1, ordering: .relaxed) })
-        guard let ending else { return nil }
+        // An interrupted read is `stop` ending a wait on a quiet pipe: stopped, not failed.
+        guard let ending, ending.error != .interrupted else { return nil }
         if ending.framesRead > 0 { framesEverRead.store(true, ordering: .relaxed) }
         if ending.error == nil, !framesEverRead.load(ordering: .relaxed) {
             return .some(CaptureError.invalidSettings("\(settings.isStandardInput ? "standard input" : settings.path) holds no \(settings.format) frame"))

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Logging
 import Media
 import Synchronization
 
@@ -20,15 +21,20 @@ public final class Y4MFileSource: FrameSource {
     /// Bytes of the stream header: a file no longer than this has no frame.
     public let headerByteCount: Int
     private let onEnd: @Sendable (Y4MError?) -> Void
+    private let logger: Logger?
     private let input: Mutex<Input>
     private let thread = SourceThread()
+    /// The input the playing thread reads, so `stop` can interrupt a read waiting on a quiet pipe.
+    private let active = Mutex<Y4MFileInput?>(nil)
     private let skipped = Atomic<Int>(0)
     /// Whether any run read a frame; a first run that reads none fails with `.noFrames`.
     private let framesEverRead = Atomic<Bool>(false)
 
     /// Opens the input and reads its header. Throws `Y4MError` for an unreadable or malformed
     /// input, `CaptureError` for a picture Camcast cannot encode (not 4:2:0, odd size).
-    public init(settings: Y4MSourceSettings, onEnd: @escaping @Sendable (Y4MError?) -> Void = { _ in }) throws {
+    public init(
+        settings: Y4MSourceSettings, logger: Logger? = nil, onEnd: @escaping @Sendable (Y4MError?) -> Void = { _ in }
+    ) throws {
         let reader = try settings.opened?.take() ?? Y4MReader(input: try Y4MFileInput(path: settings.path))
         let header = reader.header
         guard header.effectiveColourSpace.isI420 else { throw Y4MError.unsupportedColourSpace(header.effectiveColourSpace.rawValue) }
@@ -43,6 +49,7 @@ public final class Y4MFileSource: FrameSource {
         self.header = header
         headerByteCount = reader.headerByteCount
         self.onEnd = onEnd
+        self.logger = logger
         self.input = Mutex(.ready(reader))
     }
 
@@ -87,6 +94,7 @@ public final class Y4MFileSource: FrameSource {
                 return reader
             }
         }
+        watch(reader.input, logger: logger)
         do {
             try thread.start { [self] in
                 var reader = reader
@@ -116,7 +124,23 @@ public final class Y4MFileSource: FrameSource {
     /// Stops and joins the thread. A thread blocked reading a pipe that never delivers more keeps
     /// `stop` waiting until the writer writes or closes.
     public func stop() {
+        active.withLock { $0 }?.interrupt()
         thread.stop()
+        active.withLock { $0 = nil }
+    }
+
+    /// Readies `file` to be read by the playing thread: interruptible by `stop`, stalls logged.
+    private func watch(_ file: Y4MFileInput, logger: Logger?) {
+        file.resume()
+        let path = settings.isStandardInput ? "stdin" : settings.path
+        file.reportStalls { stalled in
+            if stalled {
+                logger?.warning("input stalled: no data", metadata: ["source": "\(path)", "seconds": "\(Y4MFileInput.stallSeconds)"])
+            } else {
+                logger?.notice("input resumed", metadata: ["source": "\(path)"])
+            }
+        }
+        active.withLock { $0 = file }
     }
 
     private func play(_ reader: inout Y4MReader<Y4MFileInput>, _ deliver: @Sendable (VideoFrame) -> Void) -> Y4MError?? {
@@ -134,7 +158,8 @@ public final class Y4MFileSource: FrameSource {
                         bytes: buffer, timestamp: due, sequence: slot))
             },
             skipped: { skipped.add(1, ordering: .relaxed) })
-        guard let ending else { return nil }
+        // An interrupted read is `stop` ending a wait on a quiet pipe: stopped, not failed.
+        guard let ending, ending.error != .interrupted else { return nil }
         if ending.framesRead > 0 { framesEverRead.store(true, ordering: .relaxed) }
         // A clip with a header and no frames is a broken input, not a finished one.
         if ending.error == nil, !framesEverRead.load(ordering: .relaxed) { return .some(.noFrames) }
