@@ -82,7 +82,9 @@ let package = Package(
             name: "RTMPTests",
             dependencies: ["RTMP", "RTMPAddress", "TestSupport", .product(name: "Logging", package: "swift-log")],
             exclude: ["Corpus"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "TestSupport"]),
+        .testTarget(
+            name: "CaptureTests",
+            dependencies: ["Capture", "Encoder", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Media", "TestSupport"]),
         // Daemon and output logic apart from processes: the RTMP output over a fake publisher,
         // reconnect schedule, send queue, dead-peer detection, reload plans, sd_notify datagrams,

@@ -4,6 +4,8 @@ public struct CommandLineSettings: Sendable {
     public var source: String?
     public var size: String?
     public var fps: String?
+    /// `--pixel-format FOURCC`: what to ask a device for, or what a file source holds.
+    public var pixelFormat: String?
     public var bitrateKbps: Int?
     public var keyframeIntervalSeconds: Double?
     public var preset: String?

@@ -56,7 +56,7 @@ public struct Pipeline: Service {
         }
         defer { encoder.close() }
         // A file played flat out synthesises its stamps: latency measured against them means nothing.
-        let latency: LatencyRecorder? = if case .file(let file) = settings.source, file.pace == .fast { nil } else { LatencyRecorder() }
+        let latency: LatencyRecorder? = settings.source.pace == .fast ? nil : LatencyRecorder()
         let stages = PipelineStages(settings: settings, encoder: encoder, stop: stop, latency: latency) {
             assembler.withLock { $0.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) }
         }
@@ -178,7 +178,7 @@ public struct Pipeline: Service {
         case .file(let file):
             let source: Y4MFileSource
             do {
-                source = try Y4MFileSource(settings: file) { error in
+                source = try Y4MFileSource(settings: file, logger: logger) { error in
                     stop.fire(error.map { .failed(.sourceFailed("\(file.isStandardInput ? "stdin" : file.path): \($0)")) } ?? .sourceEnded)
                 }
             } catch {
@@ -192,6 +192,15 @@ public struct Pipeline: Service {
                         + "\(settings.encoder.size)@\(settings.encoder.frameRate); give --size and --fps to match")
             }
             return source
+        case .replay(let replay):
+            let name = replay.isStandardInput ? "stdin" : replay.path
+            do {
+                return try CameraReplaySource(settings: replay, logger: logger) { error in
+                    stop.fire(error.map { .failed(.sourceFailed("\(name): \($0)")) } ?? .sourceEnded)
+                }
+            } catch {
+                throw PipelineError.sourceFailed("\(name): \(error)")
+            }
         }
     }
 

@@ -12,12 +12,24 @@ public struct RunSettings: Sendable {
         case device(V4L2SourceSettings)
         /// A .y4m clip (or standard input), played in real time or flat out.
         case file(Y4MSourceSettings)
+        /// A recording of what a camera sends (MJPEG or raw frames), decoded as from the camera.
+        case replay(CameraReplaySettings)
+
+        /// How a file source plays; nil for live sources.
+        public var pace: PlaybackPace? {
+            switch self {
+            case .file(let settings): settings.pace
+            case .replay(let settings): settings.pace
+            case .testPattern, .device: nil
+            }
+        }
 
         public var description: String {
             switch self {
             case .testPattern: "testpattern"
             case .device(let settings): settings.devicePath
             case .file(let settings): settings.isStandardInput ? "stdin (y4m)" : settings.path
+            case .replay(let settings): "\(settings.isStandardInput ? "stdin" : settings.path) (\(settings.format))"
             }
         }
     }

@@ -63,6 +63,7 @@ enum SettingsResolver {
                 overrides["source.file"] = source
             }
         }
+        overrides["source.pixel_format"] = flags.pixelFormat
         overrides["source.size"] = flags.size
         overrides["source.fps"] = flags.fps
         overrides["encoder.bitrate_kbps"] = flags.bitrateKbps.map(String.init)
@@ -92,10 +93,10 @@ enum SettingsResolver {
         var size = config.source.size
         var frameRate = config.source.fps
         let file = fileSource(config.source, pace: pace, problem: problem)
-        if let header = file?.header {
+        if let file {
             // A clip says what it is: its own size and rate set the encoder up, whatever source.size says.
-            size = VideoSize(width: header.width, height: header.height)
-            frameRate = header.frameRate
+            size = file.size
+            frameRate = file.frameRate
         }
         let encoder = encoderSettings(config.encoder, size: size, frameRate: frameRate)
         for issue in encoder.validate() {
@@ -117,7 +118,7 @@ enum SettingsResolver {
                     devicePath: config.source.device ?? "", pixelFormat: pixelFormat, size: size, frameRate: frameRate,
                     bufferCount: config.source.buffers))
         case .file:
-            if let file { source = .file(file.settings) }
+            if let file { source = file.source }
         }
 
         var outputs: [OutputTarget] = []
@@ -147,11 +148,13 @@ enum SettingsResolver {
         return ResolvedRun(settings: settings, logLevel: level, warnings: warnings)
     }
 
-    /// A file source's settings, and its header read now unless it is standard input (which can be
-    /// read only once, by the source itself). Nil for other sources or when the clip cannot be played.
+    /// A file source's settings, with the size and rate it sets the encoder up with: a y4m clip's
+    /// header and an MJPEG file's first image are read now, unless the input is standard input or a
+    /// pipe (which can be read only once, by the source itself). Nil for other sources or when the
+    /// file cannot be played.
     private static func fileSource(
         _ config: CamcastConfig.SourceConfig, pace: String?, problem: (String, String) -> Void
-    ) -> (settings: Y4MSourceSettings, header: Y4MStreamHeader?)? {
+    ) -> (source: RunSettings.Source, size: VideoSize, frameRate: FrameRate)? {
         var chosenPace = PlaybackPace.realtime
         if let pace {
             if let known = PlaybackPace(rawValue: pace) {
@@ -159,17 +162,59 @@ enum SettingsResolver {
             } else {
                 problem("--pace", "'\(pace)' is not a pace (expected realtime or fast)")
             }
-            if config.type != .file { problem("--pace", "only applies to a .y4m file source") }
+            if config.type != .file { problem("--pace", "only applies to a file source") }
         }
-        guard config.type == .file, let path = config.file else { return nil }
-        let settings = Y4MSourceSettings(path: path, loop: config.loop, pace: chosenPace)
-        if settings.isStandardInput { return (settings, nil) }
-        do {
-            let probe = try Y4MFileSource(settings: settings)
-            return (settings, probe.header)
-        } catch {
-            problem("source.file", "\(path): \(error)")
-            return nil
+        guard config.type == .file, let path = config.file, let format = config.fileFormat else { return nil }
+        let regularFileSize = FileKind.regularFileSize(path)
+        switch format {
+        case .y4m:
+            let settings = Y4MSourceSettings(path: path, loop: config.loop, pace: chosenPace)
+            if settings.isStandardInput { return (.file(settings), config.size, config.fps) }
+            do {
+                let probe = try Y4MFileSource(settings: settings)
+                if let bytes = regularFileSize, bytes <= probe.headerByteCount {
+                    problem("source.file", "\(path): \(Y4MError.noFrames)")
+                    return nil
+                }
+                // A pipe's header is read once: the source plays on from the reader the probe opened.
+                let played = regularFileSize == nil ? probe.settingsKeepingInput : settings
+                return (.file(played), probe.size, probe.frameRate)
+            } catch {
+                problem("source.file", "\(path): \(error)")
+                return nil
+            }
+        case .mjpeg:
+            var size = config.size
+            if regularFileSize != nil {
+                do {
+                    size = try CameraReplaySource.mjpegSize(path: path)
+                } catch {
+                    problem("source.file", "\(path): \(error)")
+                    return nil
+                }
+            }
+            let settings = CameraReplaySettings(
+                path: path, format: .mjpeg, size: size, frameRate: config.fps, loop: config.loop, pace: chosenPace)
+            return (.replay(settings), size, config.fps)
+        case .raw(let name):
+            guard let pixelFormat = PixelFormat(rawValue: name), pixelFormat != .mjpeg else {
+                problem("source.pixel_format", "'\(name)' is not a raw pixel format")
+                return nil
+            }
+            let settings = CameraReplaySettings(
+                path: path, format: .raw(pixelFormat), size: config.size, frameRate: config.fps, loop: config.loop,
+                pace: chosenPace)
+            if let bytes = regularFileSize, let frameBytes = CameraReplaySource.rawFrameByteCount(pixelFormat, size: config.size) {
+                guard bytes > 0 else {
+                    problem("source.file", "\(path) is empty")
+                    return nil
+                }
+                guard bytes % frameBytes == 0 else {
+                    problem("source.file", "\(path) is \(bytes) bytes, not a whole number of \(config.size) \(name) frames (\(frameBytes) bytes each); check --size and --pixel-format")
+                    return nil
+                }
+            }
+            return (.replay(settings), config.size, config.fps)
         }
     }
 

@@ -46,14 +46,31 @@ final class MJPEGDecoder {
         }
     }
 
+    /// The width and height in a JPEG's frame header, or nil if it has none that TurboJPEG reads.
+    func size(of jpeg: UnsafeRawBufferPointer) -> (width: Int, height: Int)? {
+        guard let source = jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), jpeg.count > 0 else { return nil }
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        guard tjDecompressHeader3(handle, source, UInt(jpeg.count), &width, &height, &subsampling, &colorspace) == 0 else {
+            return nil
+        }
+        return (Int(width), Int(height))
+    }
+
     /// Lookup tables full → limited range: Y' = 16 + Y·219/255, C' = 128 + (C−128)·224/255, rounded.
     private static let lumaTable: [UInt8] = (0...255).map { UInt8(16 + ($0 * 219 + 127) / 255) }
     private static let chromaTable: [UInt8] = (0...255).map { UInt8(clamping: 128 + Int((Double($0 - 128) * 224 / 255).rounded())) }
 
+    /// Through pointers, not array subscripts: per byte of a 1080p frame, bounds checks and the
+    /// static tables' lazy-initialisation check cost more than the lookup (perf: ~8 % of the CPU).
     private static func toLimitedRange(_ picture: inout [UInt8], lumaCount: Int) {
-        picture.withUnsafeMutableBufferPointer { bytes in
-            for index in 0..<lumaCount { bytes[index] = lumaTable[Int(bytes[index])] }
-            for index in lumaCount..<bytes.count { bytes[index] = chromaTable[Int(bytes[index])] }
+        lumaTable.withUnsafeBufferPointer { luma in
+            chromaTable.withUnsafeBufferPointer { chroma in
+                picture.withUnsafeMutableBufferPointer { bytes in
+                    let base = bytes.baseAddress!
+                    for index in 0..<lumaCount { base[index] = luma[Int(base[index])] }
+                    for index in lumaCount..<bytes.count { base[index] = chroma[Int(base[index])] }
+                }
+            }
         }
     }
 
@@ -104,12 +121,19 @@ final class MJPEGDecoder {
             }
         }
         guard !isGray else { return output }  // chroma stays 128: grey
-        for (scratch, plane) in [(scratchU, layout.planes[1]), (scratchV, layout.planes[2])] {
-            for y in 0..<chromaHeight {
-                let sourceRow = (y * scratchHeight / chromaHeight) * scratchWidth
-                let outputRow = plane.offset + y * plane.bytesPerRow
-                for x in 0..<chromaWidth {
-                    output[outputRow + x] = scratch[sourceRow + x * scratchWidth / chromaWidth]
+        output.withUnsafeMutableBufferPointer { out in
+            for (scratch, plane) in [(scratchU, layout.planes[1]), (scratchV, layout.planes[2])] {
+                scratch.withUnsafeBufferPointer { scratch in
+                    for y in 0..<chromaHeight {
+                        let sourceRow = scratch.baseAddress! + (y * scratchHeight / chromaHeight) * scratchWidth
+                        let outputRow = out.baseAddress! + plane.offset + y * plane.bytesPerRow
+                        if scratchWidth == chromaWidth {
+                            // 4:2:2 (and 4:4:0): whole rows, every other one.
+                            outputRow.update(from: sourceRow, count: chromaWidth)
+                        } else {
+                            for x in 0..<chromaWidth { outputRow[x] = sourceRow[x * scratchWidth / chromaWidth] }
+                        }
+                    }
                 }
             }
         }

@@ -132,14 +132,8 @@ extension V4L2CaptureLoop {
         let used = buffer.bytesUsed > 0 ? buffer.bytesUsed : deviceLayout.byteCount
         let data = UnsafeRawBufferPointer(rebasing: mapping[start..<min(mapping.count, start + used)])
 
-        if let decoder {
-            do {
-                return .decoded(try decoder.decodeI420(data, width: outputLayout.width, height: outputLayout.height))
-            } catch {
-                counters.corruptFrames.add(1, ordering: .relaxed)
-                logger.warning("dropped a bad MJPEG frame", metadata: ["reason": "\(error.reason)", "sequence": "\(buffer.sequence)"])
-                return nil
-            }
+        if let mjpeg {
+            return mjpeg.decode(data, sequence: UInt64(buffer.sequence)).map { .decoded($0) }
         }
         guard data.count >= deviceLayout.byteCount else {
             counters.errorBuffers.add(1, ordering: .relaxed)

@@ -25,7 +25,7 @@ final class V4L2CaptureLoop {
     /// What is delivered (I420 for MJPEG, else the device's layout); placeholders use it too.
     let outputLayout: V4L2FrameLayout
     let frameInterval: UInt64
-    let decoder: MJPEGDecoder?
+    let mjpeg: MJPEGFrameDecoding?
 
     var stream: V4L2Stream?
     var tracker = V4L2SequenceTracker()
@@ -58,14 +58,16 @@ final class V4L2CaptureLoop {
         let stream = try V4L2Stream(settings: settings, expected: nil, logger: logger)
         let device = stream.layout
         if device.pixelFormat == .mjpeg {
-            guard let decoder = MJPEGDecoder() else {
+            guard let mjpeg = MJPEGFrameDecoding(
+                width: device.width, height: device.height, logger: logger,
+                countCorrupt: { counters.corruptFrames.add(1, ordering: .relaxed) })
+            else {
                 throw .formatRejected(path: settings.devicePath, reason: "could not create a JPEG decompressor")
             }
-            self.decoder = decoder
-            outputLayout = V4L2FrameLayout(
-                pixelFormat: .i420, width: device.width, height: device.height, bytesPerLine: device.width, sizeImage: 0)!
+            self.mjpeg = mjpeg
+            outputLayout = mjpeg.layout
         } else {
-            decoder = nil
+            mjpeg = nil
             outputLayout = device
         }
         self.settings = settings

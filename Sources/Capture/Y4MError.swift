@@ -18,6 +18,10 @@ public enum Y4MError: Error, Equatable, CustomStringConvertible {
     case missingFrameMarker(frame: UInt64)
     /// The stream ended inside frame `frame`: `received` of `expected` picture bytes arrived.
     case truncatedFrame(frame: UInt64, received: Int, expected: Int)
+    /// The stream has a header but not one frame.
+    case noFrames
+    /// A read waiting for data was interrupted because the source is stopping.
+    case interrupted
     /// open/read/lseek failed.
     case systemCallFailed(path: String, call: String, errno: Int32)
 
@@ -39,6 +43,10 @@ public enum Y4MError: Error, Equatable, CustomStringConvertible {
             "y4m frame \(frame) does not start with FRAME"
         case .truncatedFrame(let frame, let received, let expected):
             "y4m stream ended inside frame \(frame) (\(received) of \(expected) bytes)"
+        case .interrupted:
+            "reading was interrupted by a stop"
+        case .noFrames:
+            "y4m stream has a header but no frames"
         case .systemCallFailed(let path, let call, let errno):
             "\(path): \(call) failed: \(SystemCallError.message(errno)) (errno \(errno))"
         }

@@ -1,19 +1,16 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Logging
 import Media
 import Synchronization
 
 /// Plays a YUV4MPEG2 (.y4m) clip, or a stream of one on standard input, as a frame source: for
 /// testing an ingest without a camera, and for benchmarks.
 ///
-/// The header is read in `init`, so size and frame rate are known before anything starts. Frame `n`
-/// is stamped `start + n × interval`: in `.realtime` pace it is also handed out at that instant
-/// (frames whose slot has passed are read and skipped, as a camera drops them); in `.fast` pace it
-/// is handed out as soon as the consumer returns, so the stamps run ahead of or behind the clock but
-/// stay monotonic and exactly one interval apart. At the end of the clip the source loops if asked
-/// and the input can seek; otherwise it stops and calls `onEnd(nil)` (or `onEnd(error)` on a read
-/// error or truncated frame).
+/// The header is read in `init`, so size and frame rate are known before anything starts. Pacing,
+/// skipping and looping are `FilePlayback`'s. At the end of the clip the source stops and calls
+/// `onEnd(nil)`, or `onEnd(error)` on a read error, a truncated frame, or a clip without frames.
 ///
 /// One picture buffer is reused for every frame: `deliver` runs synchronously and the encoder
 /// copies the picture, so when `deliver` returns the buffer is uniquely ours again and the next read
@@ -21,15 +18,24 @@ import Synchronization
 public final class Y4MFileSource: FrameSource {
     public let settings: Y4MSourceSettings
     public let header: Y4MStreamHeader
+    /// Bytes of the stream header: a file no longer than this has no frame.
+    public let headerByteCount: Int
     private let onEnd: @Sendable (Y4MError?) -> Void
+    private let logger: Logger?
     private let input: Mutex<Input>
     private let thread = SourceThread()
+    /// The input the playing thread reads, so `stop` can interrupt a read waiting on a quiet pipe.
+    private let active = Mutex<Y4MFileInput?>(nil)
     private let skipped = Atomic<Int>(0)
+    /// Whether any run read a frame; a first run that reads none fails with `.noFrames`.
+    private let framesEverRead = Atomic<Bool>(false)
 
     /// Opens the input and reads its header. Throws `Y4MError` for an unreadable or malformed
     /// input, `CaptureError` for a picture Camcast cannot encode (not 4:2:0, odd size).
-    public init(settings: Y4MSourceSettings, onEnd: @escaping @Sendable (Y4MError?) -> Void = { _ in }) throws {
-        let reader = try Y4MReader(input: try Y4MFileInput(path: settings.path))
+    public init(
+        settings: Y4MSourceSettings, logger: Logger? = nil, onEnd: @escaping @Sendable (Y4MError?) -> Void = { _ in }
+    ) throws {
+        let reader = try settings.opened?.take() ?? Y4MReader(input: try Y4MFileInput(path: settings.path))
         let header = reader.header
         guard header.effectiveColourSpace.isI420 else { throw Y4MError.unsupportedColourSpace(header.effectiveColourSpace.rawValue) }
         guard header.width >= 16, header.height >= 16, header.width <= 7680, header.height <= 4320 else {
@@ -41,7 +47,9 @@ public final class Y4MFileSource: FrameSource {
         guard header.frameRate.isSupported else { throw CaptureError.invalidFrameRate(header.frameRate.description) }
         self.settings = settings
         self.header = header
+        headerByteCount = reader.headerByteCount
         self.onEnd = onEnd
+        self.logger = logger
         self.input = Mutex(.ready(reader))
     }
 
@@ -54,6 +62,18 @@ public final class Y4MFileSource: FrameSource {
         /// Playback ended on its own (end of clip, read error): a file is opened again to start
         /// over; standard input cannot be.
         case ended
+    }
+
+    /// These settings with this source's reader handed over, for a source made later to play on
+    /// from it (a pipe's header cannot be read twice). This source cannot start after that.
+    public var settingsKeepingInput: Y4MSourceSettings {
+        var kept = settings
+        kept.opened = input.withLock { input -> Y4MOpenedReader? in
+            guard case .ready(let reader) = input else { return nil }
+            input = .ended
+            return Y4MOpenedReader(reader)
+        }
+        return kept
     }
 
     public var size: VideoSize { VideoSize(width: header.width, height: header.height) }
@@ -74,13 +94,14 @@ public final class Y4MFileSource: FrameSource {
                 return reader
             }
         }
+        watch(reader.input, logger: logger)
         do {
             try thread.start { [self] in
                 var reader = reader
                 let ending = play(&reader, deliver)
                 // Back before the thread ends, so it is there once `stop` has joined it.
                 input.withLock { $0 = ending == nil ? .ready(reader) : .ended }
-                if let ending { onEnd(ending.error) }
+                if let ending { onEnd(ending) }
             }
         } catch {
             input.withLock { $0 = .ready(reader) }
@@ -103,62 +124,45 @@ public final class Y4MFileSource: FrameSource {
     /// Stops and joins the thread. A thread blocked reading a pipe that never delivers more keeps
     /// `stop` waiting until the writer writes or closes.
     public func stop() {
+        active.withLock { $0 }?.interrupt()
         thread.stop()
+        active.withLock { $0 = nil }
     }
 
-    /// Why playback ended on its own; nil when it was stopped.
-    private struct Ending {
-        var error: Y4MError?
+    /// Readies `file` to be read by the playing thread: interruptible by `stop`, stalls logged.
+    private func watch(_ file: Y4MFileInput, logger: Logger?) {
+        file.resume()
+        let path = settings.isStandardInput ? "stdin" : settings.path
+        file.reportStalls { stalled in
+            if stalled {
+                logger?.warning("input stalled: no data", metadata: ["source": "\(path)", "seconds": "\(Y4MFileInput.stallSeconds)"])
+            } else {
+                logger?.notice("input resumed", metadata: ["source": "\(path)"])
+            }
+        }
+        active.withLock { $0 = file }
     }
 
-    private func play(_ reader: inout Y4MReader<Y4MFileInput>, _ deliver: @Sendable (VideoFrame) -> Void) -> Ending? {
-        let interval = header.frameRate.frameIntervalNanoseconds
+    private func play(_ reader: inout Y4MReader<Y4MFileInput>, _ deliver: @Sendable (VideoFrame) -> Void) -> Y4MError?? {
         let layout = VideoFrame.i420Planes(width: header.width, height: header.height)
         var buffer = [UInt8](repeating: 0, count: layout.byteCount)
-        var framesThisPass = 0
-        let origin = MonotonicTime.now()
-        var slot: UInt64 = 0
-        do throws(Y4MError) {
-            while thread.isRunning {
-                let due = origin.adding(nanoseconds: slot * interval)
-                if settings.pace == .realtime {
-                    guard thread.wait(until: due) else { return nil }
-                }
-                // Read after the wait, not before: the picture is still in cache when x264 copies it.
-                guard try next(&reader, into: &buffer, framesThisPass: &framesThisPass) else { return Ending() }
+        let playback = FilePlayback(pace: settings.pace, loop: settings.loop, interval: header.frameRate.frameIntervalNanoseconds)
+        let ending = playback.run(
+            on: thread,
+            read: { () throws(Y4MError) in try reader.readFrame(into: &buffer) },
+            rewind: { () throws(Y4MError) in try reader.rewind() },
+            deliver: { due, slot in
                 deliver(
                     VideoFrame(
                         width: header.width, height: header.height, pixelFormat: .i420, planes: layout.planes,
                         bytes: buffer, timestamp: due, sequence: slot))
-                slot += 1
-                if settings.pace == .realtime {
-                    // Slots that passed while the consumer worked are skipped, not burst: their
-                    // frames are read and dropped, so the picture keeps up with the clock as well.
-                    let elapsed = MonotonicTime.now().nanoseconds(since: origin)
-                    let current = elapsed > 0 ? UInt64(elapsed) / interval : 0
-                    while slot < current, thread.isRunning {
-                        guard try next(&reader, into: &buffer, framesThisPass: &framesThisPass) else { return Ending() }
-                        skipped.add(1, ordering: .relaxed)
-                        slot += 1
-                    }
-                }
-            }
-            return nil
-        } catch {
-            return Ending(error: error)
-        }
+            },
+            skipped: { skipped.add(1, ordering: .relaxed) })
+        // An interrupted read is `stop` ending a wait on a quiet pipe: stopped, not failed.
+        guard let ending, ending.error != .interrupted else { return nil }
+        if ending.framesRead > 0 { framesEverRead.store(true, ordering: .relaxed) }
+        // A clip with a header and no frames is a broken input, not a finished one.
+        if ending.error == nil, !framesEverRead.load(ordering: .relaxed) { return .some(.noFrames) }
+        return .some(ending.error)
     }
-
-    /// Reads the next frame, rewinding at the end when looping; false when playback is over.
-    private func next(_ reader: inout Y4MReader<Y4MFileInput>, into buffer: inout [UInt8], framesThisPass: inout Int) throws(Y4MError) -> Bool {
-        if try reader.readFrame(into: &buffer) {
-            framesThisPass += 1
-            return true
-        }
-        // A clip without frames would loop forever without producing one.
-        guard settings.loop, framesThisPass > 0, try reader.rewind() else { return false }
-        framesThisPass = 0
-        return try next(&reader, into: &buffer, framesThisPass: &framesThisPass)
-    }
-
 }

@@ -13,10 +13,8 @@ extension CamcastConfig {
                     config.source.device = text
                     return nil
                 },
-                ConfigField(key: "file", expected: "a path to a .y4m clip, or - for y4m on standard input", defaultText: "none") { text, config in
-                    guard text == "-" || (text.lowercased().hasSuffix(".y4m") && text.count > 4) else {
-                        return "\(ValueText.quoted(text)) is not a .y4m file (only YUV4MPEG2 clips can be played)"
-                    }
+                ConfigField(key: "file", expected: "a .y4m clip, an .mjpeg recording, a raw frame file (with pixel_format), or - for standard input", defaultText: "none") { text, config in
+                    guard !text.isEmpty else { return "is empty (expected a path, or - for standard input)" }
                     config.source.file = text
                     return nil
                 },

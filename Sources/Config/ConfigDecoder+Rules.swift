@@ -29,6 +29,18 @@ extension ConfigDecoder {
         if source.type != .file, source.file != nil {
             report("source.file", at: place("source.file", "source.type"), "is set but source.type is \(type); remove it or set type: file")
         }
+        if source.type == .file, let file = source.file {
+            switch source.fileFormat {
+            case nil:
+                report("source.pixel_format", at: place("source.file", "source.pixel_format"),
+                       "is required for \(ValueText.quoted(file)): name a .y4m or .mjpeg file, or give the raw frames' format (for example YUYV)")
+            case .raw where file.lowercased().hasSuffix(".y4m"):
+                report("source.pixel_format", at: place("source.pixel_format", "source.file"),
+                       "is set but \(ValueText.quoted(file)) is a .y4m clip, which says its own format; remove it or use auto")
+            default:
+                break
+            }
+        }
         if source.type != .file, let at = given["source.loop"] {
             report("source.loop", at: at, "is set but source.type is \(type); it only applies to file sources")
         }

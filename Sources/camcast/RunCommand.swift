@@ -11,8 +11,11 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "A YAML config file (see Config/camcast.yaml); flags override its keys.")
     var config: String?
 
-    @Option(help: "Source: 'testpattern' (built-in moving pattern), a V4L2 device such as /dev/video0, or a .y4m clip ('-' reads y4m from stdin).")
+    @Option(help: "Source: 'testpattern' (built-in moving pattern), a V4L2 device such as /dev/video0, or a file: a .y4m clip, an .mjpeg recording, or raw frames with --pixel-format ('-' reads standard input).")
     var source: String?
+
+    @Option(name: .customLong("pixel-format"), help: "The V4L2 FourCC to ask a device for, or what a file source holds: YUYV, UYVY, NV12, NV21, YU12, YV12, RGB3, BGR3, AR24 (raw frames at --size) or MJPG (default auto).")
+    var pixelFormat: String?
 
     @Option(help: "Picture size, WIDTHxHEIGHT (default 1280x720).")
     var size: String?
@@ -67,6 +70,7 @@ struct RunCommand: AsyncParsableCommand {
             configPath: config, source: source, size: size, fps: fps, bitrateKbps: bitrate, keyframeIntervalSeconds: keyintSeconds,
             preset: preset, profile: profile, outputs: outputs, durationSeconds: duration, logLevel: logLevel,
             pace: pace)
+        flags.pixelFormat = pixelFormat
         flags.noReconnect = noReconnect
         flags.reconnectAttempts = reconnectAttempts
         flags.reconnectHealthyAfterSeconds = reconnectHealthyAfter

@@ -55,7 +55,7 @@ import Testing
         let error = try #require(throws: ConfigError.self) {
             try Self.resolve(CommandLineSettings(source: "testpattern", outputs: ["/tmp/out.flv"], pace: "fast"))
         }
-        #expect(error.problems.map(\.message) == ["only applies to a .y4m file source"])
+        #expect(error.problems.map(\.message) == ["only applies to a file source"])
     }
 
     @Test func aClipThatCannotBePlayedIsAProblemNamingIt() throws {

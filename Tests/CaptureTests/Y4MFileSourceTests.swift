@@ -31,6 +31,20 @@ import Glibc
         }
     }
 
+    /// A header and no frames ends playback with an error, looping or not (it used to end
+    /// quietly, and camcast wrote a 13-byte FLV and exited 0).
+    @Test(arguments: [false, true])
+    func aClipWithoutFramesIsAnError(loop: Bool) throws {
+        let path = try Y4MClip.file(Y4MClip.bytes(frames: 0))
+        let collector = Collector()
+        let source = try Y4MFileSource(settings: Y4MSourceSettings(path: path, loop: loop, pace: .fast)) { collector.end($0) }
+        try source.start { collector.add($0) }
+        collector.wait { collector.ended.load(ordering: .acquiring) }
+        source.stop()
+        #expect(collector.count == 0)
+        #expect(collector.ending.withLock { $0 } == [.noFrames])
+    }
+
     @Test func fastPacePlaysTheClipOnceWithTimestampsOneIntervalApart() throws {
         let path = try Y4MClip.file(Y4MClip.bytes(width: 32, height: 16, fps: "25:1", frames: 5))
         let collector = Collector()

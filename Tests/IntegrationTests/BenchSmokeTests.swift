@@ -15,9 +15,14 @@ struct BenchSmokeTests {
             timeout: 240)
         #expect(result.status == 0, "bench failed: \(result.stderr.suffix(2000))")
         let number = #"[0-9]+\.[0-9]+"#
-        for mode in ["fast", "paced"] {
-            #expect(result.stdout.contains("== 320x180@30 \(mode):"), "\(result.stdout)")
+        // The y4m rows, and the camera rows (MJPEG and YUYV replayed through camcast's camera path).
+        for row in ["320x180", "mjpeg-320x180", "yuyv-320x180"] {
+            for mode in ["fast", "paced"] {
+                #expect(result.stdout.contains("== \(row)@30 \(mode):"), "\(result.stdout)")
+            }
         }
+        // Every camera row sent every frame: a replay that broke would send none.
+        #expect(result.stdout.components(separatedBy: "camcast frames sent: 30 of 30").count - 1 == 6, "\(result.stdout)")
         for pattern in [
             #"ratio camcast/x264: +cpu \#(number) +wall \#(number) +rss \#(number)"#,
             #"ratio camcast/ffmpeg: +cpu \#(number) +wall \#(number) +rss \#(number)"#,

@@ -1,0 +1,76 @@
+import Media
+
+/// The playing loop every file source shares (y4m clips, camera replays): pacing, skipping and
+/// looping, so they behave the same and the rules live in one place.
+///
+/// Frame `n` is stamped `start + n × interval`. In `.realtime` pace it is also handed out at that
+/// instant, and frames whose slot passed while the consumer worked are read and skipped (as a
+/// camera drops them); in `.fast` pace it is handed out as soon as the consumer returns, the stamps
+/// still exactly one interval apart. At the end of the input it rewinds when looping and the input
+/// can seek; a pass without a single frame ends playback rather than looping forever.
+struct FilePlayback {
+    var pace: PlaybackPace
+    var loop: Bool
+    var interval: UInt64
+
+    /// How playback ended on its own: at the end of the input, or on an error.
+    struct Ending<Failure: Error> {
+        var error: Failure?
+        /// Frames read from the input over the whole run (including skipped ones).
+        var framesRead: UInt64
+    }
+
+    /// Plays until `thread` is stopped (returns nil), the input ends or reading fails.
+    /// `read` reads the next frame into the caller's buffer (false at the end of the input);
+    /// `rewind` goes back to the first frame (false if the input cannot); `deliver` hands out the
+    /// frame just read with its stamp and sequence number; `skipped` counts a frame dropped to keep
+    /// up with the clock.
+    func run<Failure: Error>(
+        on thread: SourceThread,
+        read: () throws(Failure) -> Bool,
+        rewind: () throws(Failure) -> Bool,
+        deliver: (MonotonicTime, UInt64) -> Void,
+        skipped: () -> Void
+    ) -> Ending<Failure>? {
+        var framesThisPass = 0
+        var framesRead: UInt64 = 0
+        // Reads the next frame, rewinding at the end when looping; false when playback is over.
+        func next() throws(Failure) -> Bool {
+            if try read() {
+                framesThisPass += 1
+                framesRead += 1
+                return true
+            }
+            guard loop, framesThisPass > 0, try rewind() else { return false }
+            framesThisPass = 0
+            return try next()
+        }
+        let origin = MonotonicTime.now()
+        var slot: UInt64 = 0
+        do throws(Failure) {
+            while thread.isRunning {
+                let due = origin.adding(nanoseconds: slot * interval)
+                if pace == .realtime {
+                    guard thread.wait(until: due) else { return nil }
+                }
+                // Read after the wait, not before: the picture is still in cache when it is encoded.
+                guard try next() else { return thread.isRunning ? Ending(framesRead: framesRead) : nil }
+                deliver(due, slot)
+                slot += 1
+                if pace == .realtime {
+                    // Slots that passed while the consumer worked are skipped, not burst.
+                    let elapsed = MonotonicTime.now().nanoseconds(since: origin)
+                    let current = elapsed > 0 ? UInt64(elapsed) / interval : 0
+                    while slot < current, thread.isRunning {
+                        guard try next() else { return Ending(framesRead: framesRead) }
+                        skipped()
+                        slot += 1
+                    }
+                }
+            }
+            return nil
+        } catch {
+            return thread.isRunning ? Ending(error: error, framesRead: framesRead) : nil
+        }
+    }
+}
