@@ -20,8 +20,8 @@ public final class CameraReplaySource: FrameSource {
     private let layout: V4L2FrameLayout
     private let input: Mutex<Reader?>
     private let thread = SourceThread()
-    /// The input the playing thread reads, so `stop` can interrupt a read waiting on a quiet pipe.
-    private let active = Mutex<Y4MFileInput?>(nil)
+    private let playing = PlayingInput()
+    private let playback: FilePlayback
     private let skipped = Atomic<Int>(0)
     private let corrupt = Atomic<Int>(0)
     private let framesEverRead = Atomic<Bool>(false)
@@ -57,6 +57,7 @@ public final class CameraReplaySource: FrameSource {
             self.layout = layout
         }
         self.settings = settings
+        playback = FilePlayback(pace: settings.pace, loop: settings.loop, interval: settings.frameRate.frameIntervalNanoseconds)
         self.logger = logger
         self.onEnd = onEnd
         input = Mutex(try Self.open(settings))
@@ -115,8 +116,8 @@ public final class CameraReplaySource: FrameSource {
             guard mjpeg != nil else { throw CaptureError.invalidSettings("could not create a JPEG decompressor") }
         }
         switch reader {
-        case .mjpeg(let stream): watch(stream.input, logger: logger)
-        case .raw(let file): watch(file, logger: logger)
+        case .mjpeg(let stream): playing.watch(stream.input, name: sourceName, logger: logger)
+        case .raw(let file): playing.watch(file, name: sourceName, logger: logger)
         }
         let decoding = UncheckedBox(mjpeg)
         do {
@@ -135,30 +136,18 @@ public final class CameraReplaySource: FrameSource {
     }
 
     public func stop() {
-        active.withLock { $0 }?.interrupt()
+        playing.interrupt()
         thread.stop()
-        active.withLock { $0 = nil }
+        playing.clear()
     }
 
-    /// Readies `file` to be read by the playing thread: interruptible by `stop`, stalls logged.
-    private func watch(_ file: Y4MFileInput, logger: Logger?) {
-        file.resume()
-        let path = settings.isStandardInput ? "stdin" : settings.path
-        file.reportStalls { stalled in
-            if stalled {
-                logger?.warning("input stalled: no data", metadata: ["source": "\(path)", "seconds": "\(Y4MFileInput.stallSeconds)"])
-            } else {
-                logger?.notice("input resumed", metadata: ["source": "\(path)"])
-            }
-        }
-        active.withLock { $0 = file }
-    }
+    /// How logs name the input.
+    private var sourceName: String { settings.isStandardInput ? "stdin" : settings.path }
 
     /// Plays until stopped (nil) or the end of the input: `.some(nil)` at a clean end, else the error.
     private func play(
         _ reader: inout Reader, _ mjpeg: MJPEGFrameDecoding?, _ deliver: @Sendable (VideoFrame) -> Void
     ) -> (any Error)?? {
-        let playback = FilePlayback(pace: settings.pace, loop: settings.loop, interval: settings.frameRate.frameIntervalNanoseconds)
         var buffer = [UInt8](repeating: 0, count: mjpeg == nil ? layout.byteCount : 0)
         let layout = layout
         let ending = playback.run(

@@ -1,4 +1,5 @@
 import Media
+import Synchronization
 
 /// The playing loop every file source shares (y4m clips, camera replays): pacing, skipping and
 /// looping, so they behave the same and the rules live in one place.
@@ -8,10 +9,22 @@ import Media
 /// camera drops them); in `.fast` pace it is handed out as soon as the consumer returns, the stamps
 /// still exactly one interval apart. At the end of the input it rewinds when looping and the input
 /// can seek; a pass without a single frame ends playback rather than looping forever.
-struct FilePlayback {
-    var pace: PlaybackPace
-    var loop: Bool
-    var interval: UInt64
+///
+/// One per source, kept across its runs: a source restarted (a reload that fell back to it)
+/// starts no sooner than one interval after the last frame it handed out, so two frames are never
+/// closer than a frame interval, as from a camera.
+final class FilePlayback: Sendable {
+    let pace: PlaybackPace
+    let loop: Bool
+    let interval: UInt64
+    /// CLOCK_MONOTONIC ns of the last frame handed out; 0 before the first.
+    private let lastStamp = Atomic<UInt64>(0)
+
+    init(pace: PlaybackPace, loop: Bool, interval: UInt64) {
+        self.pace = pace
+        self.loop = loop
+        self.interval = interval
+    }
 
     /// How playback ended on its own: at the end of the input, or on an error.
     struct Ending<Failure: Error> {
@@ -45,7 +58,9 @@ struct FilePlayback {
             framesThisPass = 0
             return try next()
         }
-        let origin = MonotonicTime.now()
+        let last = lastStamp.load(ordering: .relaxed)
+        let now = MonotonicTime.now()
+        let origin = last == 0 ? now : MonotonicTime(nanoseconds: max(now.nanoseconds, last + interval))
         var slot: UInt64 = 0
         do throws(Failure) {
             while thread.isRunning {
@@ -56,6 +71,7 @@ struct FilePlayback {
                 // Read after the wait, not before: the picture is still in cache when it is encoded.
                 guard try next() else { return thread.isRunning ? Ending(framesRead: framesRead) : nil }
                 deliver(due, slot)
+                lastStamp.store(due.nanoseconds, ordering: .relaxed)
                 slot += 1
                 if pace == .realtime {
                     // Slots that passed while the consumer worked are skipped, not burst.

@@ -24,9 +24,9 @@ public final class Y4MFileSource: FrameSource {
     private let logger: Logger?
     private let input: Mutex<Input>
     private let thread = SourceThread()
-    /// The input the playing thread reads, so `stop` can interrupt a read waiting on a quiet pipe.
-    private let active = Mutex<Y4MFileInput?>(nil)
+    private let playing = PlayingInput()
     private let skipped = Atomic<Int>(0)
+    private let playback: FilePlayback
     /// Whether any run read a frame; a first run that reads none fails with `.noFrames`.
     private let framesEverRead = Atomic<Bool>(false)
 
@@ -47,6 +47,7 @@ public final class Y4MFileSource: FrameSource {
         guard header.frameRate.isSupported else { throw CaptureError.invalidFrameRate(header.frameRate.description) }
         self.settings = settings
         self.header = header
+        playback = FilePlayback(pace: settings.pace, loop: settings.loop, interval: header.frameRate.frameIntervalNanoseconds)
         headerByteCount = reader.headerByteCount
         self.onEnd = onEnd
         self.logger = logger
@@ -94,7 +95,7 @@ public final class Y4MFileSource: FrameSource {
                 return reader
             }
         }
-        watch(reader.input, logger: logger)
+        playing.watch(reader.input, name: sourceName, logger: logger)
         do {
             try thread.start { [self] in
                 var reader = reader
@@ -124,29 +125,17 @@ public final class Y4MFileSource: FrameSource {
     /// Stops and joins the thread. A thread blocked reading a pipe that never delivers more keeps
     /// `stop` waiting until the writer writes or closes.
     public func stop() {
-        active.withLock { $0 }?.interrupt()
+        playing.interrupt()
         thread.stop()
-        active.withLock { $0 = nil }
+        playing.clear()
     }
 
-    /// Readies `file` to be read by the playing thread: interruptible by `stop`, stalls logged.
-    private func watch(_ file: Y4MFileInput, logger: Logger?) {
-        file.resume()
-        let path = settings.isStandardInput ? "stdin" : settings.path
-        file.reportStalls { stalled in
-            if stalled {
-                logger?.warning("input stalled: no data", metadata: ["source": "\(path)", "seconds": "\(Y4MFileInput.stallSeconds)"])
-            } else {
-                logger?.notice("input resumed", metadata: ["source": "\(path)"])
-            }
-        }
-        active.withLock { $0 = file }
-    }
+    /// How logs name the input.
+    private var sourceName: String { settings.isStandardInput ? "stdin" : settings.path }
 
     private func play(_ reader: inout Y4MReader<Y4MFileInput>, _ deliver: @Sendable (VideoFrame) -> Void) -> Y4MError?? {
         let layout = VideoFrame.i420Planes(width: header.width, height: header.height)
         var buffer = [UInt8](repeating: 0, count: layout.byteCount)
-        let playback = FilePlayback(pace: settings.pace, loop: settings.loop, interval: header.frameRate.frameIntervalNanoseconds)
         let ending = playback.run(
             on: thread,
             read: { () throws(Y4MError) in try reader.readFrame(into: &buffer) },

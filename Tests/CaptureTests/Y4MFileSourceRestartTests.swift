@@ -45,6 +45,26 @@ import Glibc
         #expect(zip(secondRun, secondRun.dropFirst()).allSatisfy { $0 < $1 })
     }
 
+    /// A restart keeps the frame grid: its first frame comes no sooner than one interval after the
+    /// last one before the stop (a reload's fallback restarted within a few ms, and an extra frame
+    /// 181 of 180 squeezed into a 6 s run).
+    @Test func aRestartedClipNeverHandsOutTwoFramesCloserThanAnInterval() throws {
+        let path = try Y4MClip.file(Y4MClip.bytes(fps: "10:1", frames: 50))
+        let source = try Y4MFileSource(settings: Y4MSourceSettings(path: path, loop: false, pace: .realtime))
+        let stamps = Mutex<[MonotonicTime]>([])
+        let record: @Sendable (VideoFrame) -> Void = { frame in stamps.withLock { $0.append(frame.timestamp) } }
+        try source.start(deliver: record)
+        for _ in 0..<2000 where stamps.withLock({ $0.count }) < 2 { usleep(5000) }
+        source.stop()
+        try source.start(deliver: record)
+        for _ in 0..<2000 where stamps.withLock({ $0.count }) < 4 { usleep(5000) }
+        source.stop()
+        let all = stamps.withLock { $0 }
+        try #require(all.count >= 4)
+        let gaps = zip(all, all.dropFirst()).map { $1.nanoseconds(since: $0) }
+        #expect(gaps.allSatisfy { $0 >= 100_000_000 }, "gaps \(gaps) ns at 10 fps")
+    }
+
     @Test func aClipThatPlayedToItsEndIsOpenedAgain() throws {
         let path = try Y4MClip.file(Y4MClip.bytes(fps: "25:1", frames: 3))
         let marks = Marks()
