@@ -22,6 +22,12 @@ import Glibc
         func wait(until condition: () -> Bool) {
             for _ in 0..<2000 where !condition() { usleep(5000) }
         }
+        /// Starts `source`, waits for its `run`-th end of the clip, stops it.
+        func playToEnd(_ source: Y4MFileSource, run: Int) throws {
+            try source.start { self.add($0) }
+            wait { ended.load(ordering: .acquiring) == run }
+            source.stop()
+        }
     }
 
     @Test func aStoppedClipStartsAgainWhereItStopped() throws {
@@ -71,12 +77,8 @@ import Glibc
         let source = try Y4MFileSource(settings: Y4MSourceSettings(path: path, loop: false, pace: .fast)) { _ in
             marks.ended.add(1, ordering: .releasing)
         }
-        try source.start { marks.add($0) }
-        marks.wait { marks.ended.load(ordering: .acquiring) == 1 }
-        source.stop()
-        try source.start { marks.add($0) }
-        marks.wait { marks.ended.load(ordering: .acquiring) == 2 }
-        source.stop()
+        try marks.playToEnd(source, run: 1)
+        try marks.playToEnd(source, run: 2)
         #expect(marks.all == [1, 2, 3, 1, 2, 3])
     }
 
@@ -86,9 +88,7 @@ import Glibc
         let source = try Y4MFileSource(settings: Y4MSourceSettings(path: path, loop: false, pace: .fast)) { _ in
             marks.ended.add(1, ordering: .releasing)
         }
-        try source.start { marks.add($0) }
-        marks.wait { marks.ended.load(ordering: .acquiring) == 1 }
-        source.stop()
+        try marks.playToEnd(source, run: 1)
         try Data(Y4MClip.bytes(width: 32, height: 16, fps: "25:1", frames: 2)).write(to: URL(fileURLWithPath: path))
         #expect(throws: CaptureError.cannotRestart("\(path) changed format since it was opened")) {
             try source.start { marks.add($0) }
