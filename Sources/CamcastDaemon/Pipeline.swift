@@ -43,7 +43,7 @@ public struct Pipeline: Service {
                 guard let stages = stagesBox.withLock({ $0 }) else { return }
                 counters.framesEncoded.add(1, ordering: .relaxed)
                 if picture.isKeyframe { counters.keyframes.add(1, ordering: .relaxed) }
-                counters.encodedBytes.add(picture.nalUnits.reduce(0) { $0 + $1.bytes.count }, ordering: .relaxed)
+                counters.encodedBytes.add(picture.byteCount, ordering: .relaxed)
                 lastCaptureTime.store(picture.pts, ordering: .relaxed)
                 // One codec-neutral packet for every output; each muxes it for itself.
                 let packet = assembler.withLock { $0.packet(for: picture) }
@@ -211,7 +211,7 @@ public struct Pipeline: Service {
             FLVMetadata(
                 width: settings.encoder.size.width, height: settings.encoder.size.height,
                 frameRate: settings.encoder.frameRate.framesPerSecond,
-                videoDataRate: Double(settings.encoder.bitrateKbps), encoder: "Camcast (libx264)"))
+                videoDataRate: Double(settings.encoder.bitrateKbps), encoder: "Camcast (\(settings.encoder.codec.library))"))
         let logger = self.logger
         return settings.outputs.map { target -> any StreamOutput in
             let identity = OutputIdentity()

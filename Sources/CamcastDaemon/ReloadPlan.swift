@@ -69,6 +69,9 @@ struct ReloadPlan: Equatable {
         func check(_ key: String, _ changed: Bool) { if changed { keys.append(key) } }
         check("source.size", before.size != after.size)
         check("source.fps", before.frameRate != after.frameRate)
+        // Another codec is another stream (new sequence header, an Annex-B file of another kind):
+        // the daemon restarts for it, as for a new size.
+        check("encoder.codec", before.codec != after.codec)
         check("encoder.max_rate_factor", before.maxRateFactor != after.maxRateFactor)
         check("encoder.rate_window_seconds", before.rateWindowSeconds != after.rateWindowSeconds)
         check("encoder.preset", before.preset != after.preset)
