@@ -58,7 +58,8 @@ extension PyAV {
     }
 
     /// Python: argv[1] the URL, argv[2] the options as JSON; prints one JSON object. FFmpeg's log
-    /// is captured at error level, so a decoder's complaint that does not raise still counts.
+    /// is captured at error level from every thread (a frame-threaded decoder logs from its
+    /// workers), so a decoder's complaint that does not raise still counts.
     static let decodeScript = #"""
         import json, sys
         import av, av.logging
@@ -70,7 +71,7 @@ extension PyAV {
         url, options = sys.argv[1], json.loads(sys.argv[2])
         result = {"codec": "", "width": 0, "height": 0, "extradata": [], "packets": [], "frames": [], "errors": []}
         av.logging.set_level(av.logging.ERROR)
-        with av.logging.Capture() as logs:
+        with av.logging.Capture(local=False) as logs:
             try:
                 with av.open(url, options=options) as container:
                     stream = container.streams.video[0]
