@@ -144,7 +144,8 @@ import Testing
         try reader.finish()
         #expect(read == tags)
         #expect(try FLVMetadata(scriptDataBody: read[0].body).videoCodec == .fourCC(.hevc))
-        let bodies = try read.dropFirst().map { tag throws(FLVError) in try FLVVideoData(parsing: tag.body) }
+        let bodies = try read.dropFirst().map { tag throws(FLVError) in try tag.videoData() }
+        #expect(throws: FLVError.unknownTagType(18)) { try read[0].videoData() }
         guard case .enhanced(let start) = bodies[0] else { Issue.record("not E-RTMP: \(bodies[0])"); return }
         #expect(try HEVCDecoderConfigurationRecord(parsing: start.data) == record)
         #expect(bodies.map(\.isKeyframe) == [true, true, false, true])
