@@ -98,8 +98,9 @@ struct H265SequenceParameterSet: Equatable, Sendable {
     var displaySize: (width: Int, height: Int) {
         let subWidth: UInt32 = chromaFormatIDC == 1 || chromaFormatIDC == 2 ? 2 : 1
         let subHeight: UInt32 = chromaFormatIDC == 1 ? 2 : 1
-        let width = Int(picWidthInLumaSamples) - Int(subWidth) * Int(conformanceWindow.left + conformanceWindow.right)
-        let height = Int(picHeightInLumaSamples) - Int(subHeight) * Int(conformanceWindow.top + conformanceWindow.bottom)
+        // In Int: each offset is a ue(v) up to 2^32 − 2, so their UInt32 sum could overflow.
+        let width = Int(picWidthInLumaSamples) - Int(subWidth) * (Int(conformanceWindow.left) + Int(conformanceWindow.right))
+        let height = Int(picHeightInLumaSamples) - Int(subHeight) * (Int(conformanceWindow.top) + Int(conformanceWindow.bottom))
         return (max(width, 0), max(height, 0))
     }
 }

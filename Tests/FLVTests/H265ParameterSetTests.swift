@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import FLV
 
 /// The H.265 VPS/SPS/PPS readers on x265's real parameter sets, and on hand-built SPS that reach
@@ -49,6 +50,35 @@ import Testing
     @Test func rejectsOutOfRangeSegmentation() {
         #expect(throws: FLVError.malformedHEVCParameterSet("SPS: min_spatial_segmentation_idc 4096 > 4095")) {
             try H265SequenceParameterSet(nalUnit: Self.spsWithVUI(minSpatialSegmentation: 4096))
+        }
+    }
+
+    /// Parameter sets from a broken or hostile encoder (or a reader's peer) give an error, never a
+    /// trap: x265's real sets and the hand-built SPS with bits flipped, bytes cut and bytes added,
+    /// each seed replayable.
+    @Test(arguments: 0..<4)
+    func mutatedParameterSetsNeverCrash(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let originals = HEVCFixtures.all.flatMap(\.parameterSets) + [Self.spsWithVUI(minSpatialSegmentation: 4)]
+        for _ in 0..<2_000 {
+            var bytes = originals[random.next(in: 0...originals.count - 1)]
+            for _ in 0..<random.next(in: 1...4) {
+                switch random.next(in: 0...2) {
+                case 0: bytes[random.next(in: 2...bytes.count - 1)] ^= UInt8(1 << random.next(in: 0...7))
+                case 1: bytes = Array(bytes.prefix(random.next(in: 2...bytes.count)))
+                default: bytes.append(UInt8(truncatingIfNeeded: random.next()))
+                }
+                if bytes.count < 3 { bytes += [0xFF] }
+            }
+            let sets = HEVCFixtures.main.parameterSets.map { H265NALUnitType.rawType(of: $0) == H265NALUnitType.rawType(of: bytes) ? bytes : $0 }
+            if case .success(let sps) = Result(catching: { () throws(FLVError) in try H265SequenceParameterSet(nalUnit: bytes) }) {
+                #expect(sps.displaySize.width >= 0)  // offsets up to 2^32 − 2 each must not overflow
+            }
+            // Either a record that round-trips or an FLVError (typed throws: nothing else can come).
+            let built = Result { () throws(FLVError) in try HEVCDecoderConfigurationRecord(parameterSets: sets) }
+            if case .success(let record) = built {
+                #expect(try HEVCDecoderConfigurationRecord(parsing: record.encoded()) == record, "seed \(seed)")
+            }
         }
     }
 
