@@ -47,6 +47,13 @@ import TestSupport
         #expect(record.encoded()[15] == 0xFF)
     }
 
+    /// Conformance offsets are ue(v) up to 2^32 − 2: two of them overflow 32 bits, not the size.
+    @Test func hugeConformanceWindowLeavesNoPicture() throws {
+        let sps = try H265SequenceParameterSet(nalUnit: Self.spsWithVUI(minSpatialSegmentation: 0, conformanceOffset: 0xFFFF_FFFE))
+        #expect(sps.conformanceWindow.left == 0xFFFF_FFFE)
+        #expect(sps.displaySize == (0, 0))
+    }
+
     @Test func rejectsOutOfRangeSegmentation() {
         #expect(throws: FLVError.malformedHEVCParameterSet("SPS: min_spatial_segmentation_idc 4096 > 4095")) {
             try H265SequenceParameterSet(nalUnit: Self.spsWithVUI(minSpatialSegmentation: 4096))
@@ -84,7 +91,7 @@ import TestSupport
 
     /// A Main-profile SPS for 64x64 written field by field (H.265 §7.3.2.2.1, §E.2.1, §E.2.2),
     /// with two short-term RPS, the second predicted from the first.
-    static func spsWithVUI(minSpatialSegmentation: UInt32) -> [UInt8] {
+    static func spsWithVUI(minSpatialSegmentation: UInt32, conformanceOffset: UInt32? = nil) -> [UInt8] {
         var bits = BitWriter()
         bits.write(0, 4)  // sps_video_parameter_set_id
         bits.write(0, 3)  // sps_max_sub_layers_minus1
@@ -99,7 +106,12 @@ import TestSupport
         bits.ue(1)  // chroma_format_idc
         bits.ue(64)  // pic_width_in_luma_samples
         bits.ue(64)  // pic_height_in_luma_samples
-        bits.write(0, 1)  // conformance_window_flag
+        if let conformanceOffset {
+            bits.write(1, 1)  // conformance_window_flag
+            for _ in 0..<4 { bits.ue(conformanceOffset) }  // left, right, top, bottom
+        } else {
+            bits.write(0, 1)  // conformance_window_flag
+        }
         bits.ue(0)  // bit_depth_luma_minus8
         bits.ue(0)  // bit_depth_chroma_minus8
         bits.ue(4)  // log2_max_pic_order_cnt_lsb_minus4
