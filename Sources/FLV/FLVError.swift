@@ -42,6 +42,8 @@ public enum FLVError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownVideoPacketType(UInt8)
     /// An ExVideoTagHeader FourCC other than the ones E-RTMP defines ('hvc1', 'av01', 'vp09').
     case unsupportedVideoFourCC(UInt32)
+    /// An Enhanced RTMP body handed to the legacy AVC parser (FLVVideoData reads both).
+    case enhancedVideoTag(packetType: UInt8)
 
     // MARK: AMF0 (AMF0 spec)
     /// A type marker that AMF0 does not define or that Camcast does not decode.
@@ -118,6 +120,8 @@ public enum FLVError: Error, Equatable, Sendable, CustomStringConvertible {
             "AVCC NAL unit length \(declared) overruns the \(available) bytes left in the payload"
         case .unknownVideoPacketType(let type):
             "unknown Enhanced RTMP video PacketType \(type)"
+        case .enhancedVideoTag(let packetType):
+            "an Enhanced RTMP video tag (IsExHeader set, PacketType \(packetType)) is not a legacy AVC tag"
         case .unsupportedVideoFourCC(let fourCC):
             "unsupported Enhanced RTMP video FourCC \(FLVVideoFourCC.text(fourCC)) (0x\(String(fourCC, radix: 16)))"
         case .badAMF0Marker(let marker):

@@ -113,6 +113,8 @@ import Testing
             try FLVExVideoTagBody(parsing: [0x93, 0x68, 0x76, 0x63, 0x32])
         }
         #expect(throws: FLVError.unsupportedVideoCodec(7)) { try FLVExVideoTagBody(parsing: [0x17, 0x01, 0, 0, 0]) }
+        // The legacy parser names an E-RTMP body for what it is, not as "codec id 3".
+        #expect(throws: FLVError.enhancedVideoTag(packetType: 3)) { try FLVVideoTagBody(parsing: [0x93, 0x68, 0x76, 0x63, 0x31]) }
         #expect(FLVError.unsupportedVideoFourCC(0x6876_6332).description == "unsupported Enhanced RTMP video FourCC hvc2 (0x68766332)")
     }
 
