@@ -23,11 +23,16 @@ struct HEVCInteropTests {
 
     /// 150 frames of 640x360 at 30 fps, closed GOP, an IDR every 60 frames, no B-frames (as
     /// Camcast's x265 session is set up), no options SEI (`info=0`).
-    static let clip: Result<Clip, any Error> = Result {
+    static let clip: Result<Clip, any Error> = Result { try makeClip(width: 640, height: 360, frames: frameCount) }
+    /// Another 60 frames at 320x180: other SPS, so a stream that goes on with it needs a new
+    /// SequenceStart.
+    static let smallClip: Result<Clip, any Error> = Result { try makeClip(width: 320, height: 180, frames: 60) }
+
+    static func makeClip(width: Int, height: Int, frames: Int) throws -> Clip {
         let directory = try Project.scratchDirectory("hevc-interop")
         let file = directory.appendingPathComponent("clip.h265")
         _ = try FFmpegTools.run("ffmpeg", [
-            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-frames:v", "\(frameCount)",
+            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(width)x\(height):rate=30", "-frames:v", "\(frames)",
             "-pix_fmt", "yuv420p", "-c:v", "libx265", "-preset", "ultrafast",
             "-x265-params",
             "info=0:log-level=error:keyint=\(keyframeInterval):min-keyint=\(keyframeInterval):scenecut=0:open-gop=0:bframes=0",
@@ -92,25 +97,35 @@ struct HEVCInteropTests {
         return (dts, dts + (index % 2 == 1 ? 10 : 0))
     }
 
+    /// Muxes the clips one after the other through one FLVPacketMuxer into an FLV file, frame
+    /// numbers (and so times) running on across them, and closes it with the end of sequence.
+    static func mux(_ clips: [Clip], to path: String) throws {
+        let metadata = try FLVMuxer().metadataTag(
+            FLVMetadata(width: 640, height: 360, frameRate: 30, videoDataRate: 500, encoder: "camcast", videoCodec: .fourCC(.hevc)))
+        var muxer = FLVPacketMuxer(metadata: metadata)
+        let writer = try FLVFileWriter(path: path)
+        var index = 0
+        for clip in clips {
+            let configuration = DecoderConfiguration(parameterSets: clip.parameterSets)
+            for unit in clip.accessUnits {
+                let (dts, pts) = Self.times(index)
+                let packet = MediaPacket(
+                    codec: .h265, decoderConfiguration: configuration, isKeyframe: unit.isKeyframe, dts: dts, pts: pts,
+                    captureTime: dts, units: unit.units)
+                for tag in try muxer.tags(for: packet) { try writer.write(tag) }
+                index += 1
+            }
+        }
+        try writer.write(muxer.endOfSequence(at: Self.times(index - 1).dts))
+        try writer.close()
+    }
+
     @Test("FFmpeg 8 decodes Camcast's hvc1 FLV: 150 HEVC frames, a keyframe first, every 60 frames, no errors")
     func ffmpeg8DecodesTheMuxedFile() throws {
         let clip = try Self.clip.get()
         try #require(clip.accessUnits.count == Self.frameCount)
-        let configuration = DecoderConfiguration(parameterSets: clip.parameterSets)
-        let metadata = try FLVMuxer().metadataTag(
-            FLVMetadata(width: 640, height: 360, frameRate: 30, videoDataRate: 500, encoder: "camcast", videoCodec: .fourCC(.hevc)))
-        var muxer = FLVPacketMuxer(metadata: metadata)
         let path = clip.file.deletingPathExtension().appendingPathExtension("flv").path
-        let writer = try FLVFileWriter(path: path)
-        for (index, unit) in clip.accessUnits.enumerated() {
-            let (dts, pts) = Self.times(index)
-            let packet = MediaPacket(
-                codec: .h265, decoderConfiguration: configuration, isKeyframe: unit.isKeyframe, dts: dts, pts: pts,
-                captureTime: dts, units: unit.units)
-            for tag in try muxer.tags(for: packet) { try writer.write(tag) }
-        }
-        try writer.write(muxer.endOfSequence(at: Self.times(Self.frameCount - 1).dts))
-        try writer.close()
+        try Self.mux([clip], to: path)
 
         let decoded = try PyAV.decodeVideo(path)
         #expect(decoded.errors == [])
@@ -123,6 +138,26 @@ struct HEVCInteropTests {
         #expect(keyframes == Array(stride(from: 0, to: Self.frameCount, by: Self.keyframeInterval)))
         // What flvdec took from the SequenceStart is the record Camcast built.
         #expect(decoded.extradata == (try HEVCDecoderConfigurationRecord(parameterSets: clip.parameterSets)).encoded())
+    }
+
+    @Test("a new SequenceStart mid-stream: FFmpeg 8 decodes on at the new size without an error")
+    func ffmpeg8FollowsAChangedConfiguration() throws {
+        let first = try Self.clip.get()
+        let second = try Self.smallClip.get()
+        try #require(first.parameterSets != second.parameterSets)
+        let path = second.file.deletingPathExtension().appendingPathExtension("switch.flv").path
+        try Self.mux([first, second], to: path)
+        let sequenceStarts = try FLVReader.readFile(atPath: path).tags.filter { $0.type == .video }
+            .filter { try $0.videoData().isSequenceHeader }
+        #expect(sequenceStarts.map(\.timestamp) == [0, UInt32(Self.times(Self.frameCount).dts)])
+
+        let decoded = try PyAV.decodeVideo(path)
+        #expect(decoded.errors == [])
+        let total = Self.frameCount + second.accessUnits.count
+        #expect(decoded.frames.count == total)
+        #expect(decoded.frames.prefix(Self.frameCount).allSatisfy { ($0.width, $0.height) == (640, 360) })
+        #expect(decoded.frames.dropFirst(Self.frameCount).allSatisfy { ($0.width, $0.height) == (320, 180) })
+        #expect(decoded.frames.compactMap(\.pts) == (0..<total).map { Int(Self.times($0).pts) })
     }
 
     /// FFmpeg 8's flvenc writes hvc1 E-RTMP: remux the same clip with it (`-c copy -f flv`, through

@@ -17,6 +17,9 @@ extension PyAV {
             public var isKeyframe: Bool
             /// "I", "P", "B".
             public var pictureType: String
+            /// The decoded picture's size (it changes with a new decoder configuration).
+            public var width: Int
+            public var height: Int
         }
 
         /// FFmpeg's decoder name: "hevc", "h264".
@@ -87,7 +90,8 @@ extension PyAV {
                         for frame in packet.decode():
                             result["frames"].append({
                                 "pts": ms(frame.pts, frame.time_base), "isKeyframe": bool(frame.key_frame),
-                                "pictureType": PictureType(frame.pict_type).name})
+                                "pictureType": PictureType(frame.pict_type).name,
+                                "width": frame.width, "height": frame.height})
                     # An E-RTMP stream's extradata may arrive with its first packet.
                     result["extradata"] = list(context.extradata or b"") or result["extradata"]
             except Exception as error:
