@@ -15,7 +15,7 @@ public struct FLVExVideoTagBody: Equatable, Sendable {
     /// Bytes before `data` when no CompositionTime is carried: the flags byte and the FourCC.
     public static let headerSize = 5
 
-    /// nil only for PacketTypeMetadata, whose frame type bits the spec says to ignore.
+    /// nil for PacketTypeMetadata, whose frame type bits the spec says to ignore (written as 0).
     public let frameType: FLVVideoFrameType?
     public let packetType: FLVVideoPacketType
     public let fourCC: FLVVideoFourCC
@@ -34,7 +34,8 @@ public struct FLVExVideoTagBody: Equatable, Sendable {
         guard FLVVideoTagBody.compositionTimeRange.contains(compositionTime),
               compositionTime == 0 || Self.carriesCompositionTime(packetType, fourCC)
         else { throw .compositionTimeOutOfRange(Int64(compositionTime)) }
-        self.frameType = frameType
+        // Metadata's frame type bits mean nothing: kept as nil, so a parse gives back what was built.
+        self.frameType = packetType == .metadata ? nil : frameType
         self.packetType = packetType
         self.fourCC = fourCC
         self.compositionTime = compositionTime

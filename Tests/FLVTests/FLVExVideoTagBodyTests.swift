@@ -71,6 +71,10 @@ import Testing
         var decoder = AMF0Decoder(body.data)
         #expect(try decoder.decode() == .string("colorInfo"))
         #expect(try decoder.decode() == .object([AMF0Property("colorConfig", .object([]))]))
+        // Built again, it round-trips with the frame type bits cleared.
+        let rebuilt = try FLVExVideoTagBody(frameType: .commandFrame, packetType: .metadata, fourCC: .hevc, data: body.data)
+        #expect(rebuilt.encoded() == [0x84] + bytes.dropFirst())
+        #expect(try FLVExVideoTagBody(parsing: rebuilt.encoded()) == rebuilt)
     }
 
     @Test(arguments: [Int32(-0x80_0000), -1, 1, 33, 0x7F_FFFF])
