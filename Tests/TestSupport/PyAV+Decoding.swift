@@ -17,6 +17,9 @@ extension PyAV {
             public var isKeyframe: Bool
             /// "I", "P", "B".
             public var pictureType: String
+            /// The decoded picture's size (it changes with a new decoder configuration).
+            public var width: Int
+            public var height: Int
         }
 
         /// FFmpeg's decoder name: "hevc", "h264".
@@ -58,7 +61,8 @@ extension PyAV {
     }
 
     /// Python: argv[1] the URL, argv[2] the options as JSON; prints one JSON object. FFmpeg's log
-    /// is captured at error level, so a decoder's complaint that does not raise still counts.
+    /// is captured at error level from every thread (a frame-threaded decoder logs from its
+    /// workers), so a decoder's complaint that does not raise still counts.
     static let decodeScript = #"""
         import json, sys
         import av, av.logging
@@ -70,7 +74,7 @@ extension PyAV {
         url, options = sys.argv[1], json.loads(sys.argv[2])
         result = {"codec": "", "width": 0, "height": 0, "extradata": [], "packets": [], "frames": [], "errors": []}
         av.logging.set_level(av.logging.ERROR)
-        with av.logging.Capture() as logs:
+        with av.logging.Capture(local=False) as logs:
             try:
                 with av.open(url, options=options) as container:
                     stream = container.streams.video[0]
@@ -86,7 +90,8 @@ extension PyAV {
                         for frame in packet.decode():
                             result["frames"].append({
                                 "pts": ms(frame.pts, frame.time_base), "isKeyframe": bool(frame.key_frame),
-                                "pictureType": PictureType(frame.pict_type).name})
+                                "pictureType": PictureType(frame.pict_type).name,
+                                "width": frame.width, "height": frame.height})
                     # An E-RTMP stream's extradata may arrive with its first packet.
                     result["extradata"] = list(context.extradata or b"") or result["extradata"]
             except Exception as error:

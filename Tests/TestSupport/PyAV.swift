@@ -38,8 +38,28 @@ public enum PyAV {
 
     private static let cachedPython = Mutex<String?>(nil)
 
-    /// True when the venv exists or can be made here; for `.enabled(if:)` gates.
-    public static var isAvailable: Bool { (try? python()) != nil }
+    /// Where scripts/pyav-venv puts the venv (CAMCAST_PYAV_VENV overrides it, as there).
+    public static var venvPath: String {
+        ProcessInfo.processInfo.environment["CAMCAST_PYAV_VENV"] ?? "/var/cache/camcast-test/pyav-venv"
+    }
+
+    /// The venv is complete (scripts/pyav-venv writes the marker last), without making it.
+    public static var isInstalled: Bool {
+        FileManager.default.fileExists(atPath: venvPath + "/.camcast-complete")
+            && FileManager.default.isExecutableFile(atPath: venvPath + "/bin/python")
+    }
+
+    /// For `.enabled(if:)` on tests that need ffmpeg (Debian's, to encode) and PyAV (FFmpeg 8, to
+    /// read E-RTMP): they run where both are installed, and always with
+    /// CAMCAST_TEST_REQUIRE_INTEGRATION=1 (scripts/test sets it), where a missing part — or a venv
+    /// PyAV.python() cannot make — fails them instead of skipping.
+    public static var interopTestsEnabled: Bool {
+        ProcessInfo.processInfo.environment["CAMCAST_TEST_REQUIRE_INTEGRATION"] == "1"
+            || (isInstalled && (try? FFmpegTools.path(of: "ffmpeg")) != nil)
+    }
+
+    public static let interopSkipReason =
+        "needs ffmpeg with libx265 and the PyAV venv (scripts/install-deps, or scripts/pyav-venv); set CAMCAST_TEST_REQUIRE_INTEGRATION=1 to fail instead of skipping"
 
     /// Runs a Python snippet (`python -c`) with `arguments` as `sys.argv[1...]`, to completion,
     /// and returns its standard output; throws `FFmpegTools.Failed` if it exits non-zero.
