@@ -26,8 +26,11 @@ final class X265Encoder: EncoderBackend {
 
     init(settings: EncoderSettings, logger: Logger) throws(EncoderError) {
         handle = try Handle(settings: settings, logger: logger)
-        input = x265_picture_alloc()
-        output = x265_picture_alloc()
+        guard let input = x265_picture_alloc(), let output = x265_picture_alloc() else {
+            throw .openFailed("x265_picture_alloc failed")
+        }
+        self.input = input
+        self.output = output
         self.settings = settings
         self.logger = logger
     }

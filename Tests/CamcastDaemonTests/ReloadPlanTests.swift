@@ -82,6 +82,15 @@ import Testing
         #expect(!plan.restartSource, "a source of another size would not fit the running encoder")
     }
 
+    @Test func aCodecChangeNeedsARestartAndIsNotApplied() {
+        var new = Self.settings(bitrate: 1500)
+        new.encoder.codec = .h265
+        let plan = ReloadPlan(from: Self.settings(), to: new)
+        #expect(plan.needsRestart == ["encoder.codec"])
+        // What can change live still does.
+        #expect(plan.bitrateKbps == 1500)
+    }
+
     @Test func scalingNeedsARestartAndIsNotApplied() {
         var new = Self.settings()
         new.encoder.scaling = .fill
