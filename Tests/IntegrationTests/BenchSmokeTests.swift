@@ -27,7 +27,8 @@ struct BenchSmokeTests {
         for mode in ["fast", "paced"] {
             #expect(result.stdout.contains("== h265-320x180@30 \(mode):"), "\(result.stdout)")
         }
-        #expect(result.stdout.components(separatedBy: "camcast frames encoded: 30 of 30").count - 1 == 2, "\(result.stdout)")
+        // The fast row encodes every frame whatever the load (the paced one may skip, as a camera would).
+        #expect(result.stdout.contains("camcast frames encoded: 30 of 30"), "\(result.stdout)")
         for pattern in [
             #"ratio camcast/ffmpeg \(libx265\): cpu \#(number) +wall \#(number) +rss \#(number)"#,
             #"ratio camcast/x264: +cpu \#(number) +wall \#(number) +rss \#(number)"#,
