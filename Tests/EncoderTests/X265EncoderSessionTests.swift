@@ -47,6 +47,21 @@ import Testing
         #expect((probe.width, probe.height) == (320, 180))
     }
 
+    @Test func withoutZerolatencyFrameThreadsHoldPicturesBackAndFlushDeliversThemInOrder() throws {
+        // Quality mode with two frame threads and a worker pool of two: x265 returns pictures
+        // late, the session still places its IDRs on the input frames and the flush drains the rest.
+        let settings = Self.settings {
+            $0.zeroLatency = false
+            $0.threads = 2
+            $0.keyframeIntervalFrames = 15
+        }
+        let pictures = try Harness.encode(settings, count: 60)
+        #expect(pictures.count == 60)
+        #expect(pictures.map(\.pts) == (0..<60).map { TestFrames.timestamp($0).milliseconds })
+        #expect(pictures.indices.filter { pictures[$0].isKeyframe } == [0, 15, 30, 45])
+        #expect(pictures.allSatisfy { $0.pts == $0.dts })
+    }
+
     @Test func streamHeadersAreTheVPSSPSPPSOfTheFirstKeyframe() throws {
         let collector = PictureCollector()
         let session = try EncoderSession(settings: Self.settings(), logger: Harness.quietLogger) { collector.add($0) }
