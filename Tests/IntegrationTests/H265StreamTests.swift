@@ -6,9 +6,11 @@ import Testing
 /// which reads Enhanced RTMP: an .flv file and an Annex-B .h265 file of a 150-frame clip, the rate
 /// and a live rate change of a real-time run, and what nginx-rtmp 1.2.2 does with the stream.
 ///
-/// Not here: RTMP straight into FFmpeg 8. PyAV 16.1's FFmpeg 8 as a one-shot server
-/// (`av.open("rtmp://…", options={"listen": "1"})`) aborts ("free(): invalid pointer") or
-/// segfaults when any publisher connects, Debian's ffmpeg included; as a player of nginx-rtmp it
+/// Not here: RTMP straight into FFmpeg 8. PyAV 16.1 (FFmpeg 8.0.1) as a one-shot server
+/// (`av.open("rtmp://…", options={"listen": "1"})`) aborts with "free(): invalid pointer" or
+/// segfaults as soon as any publisher connects, Debian's ffmpeg included (gdb: the bad free is in
+/// PyAV's InputContainer.__cinit__, after probing an input whose streams appear while it is
+/// read); with `container_options` instead it fails with EIO, and as a player of nginx-rtmp it
 /// segfaults on H.264 too. The FLV tags an RTMP output sends are the ones the .flv file holds
 /// (one FLVPacketMuxer for both).
 @Suite(.serialized, .enabled(if: PyAV.interopTestsEnabled, Comment(rawValue: PyAV.interopSkipReason)))
