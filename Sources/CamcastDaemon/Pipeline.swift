@@ -35,34 +35,40 @@ public struct Pipeline: Service {
         // The stages a reload may swap; the encoder's callback reaches outputs only through it.
         let stagesBox = Mutex<PipelineStages?>(nil)
 
-        let encoder: X264EncoderSession
-        do {
-            // The session calls this after releasing its lock: writes, muxing and queueing here
-            // never hold up a keyframe request or a reconfiguration.
-            encoder = try X264EncoderSession(settings: settings.encoder, logger: logger) { picture in
-                guard let stages = stagesBox.withLock({ $0 }) else { return }
-                counters.framesEncoded.add(1, ordering: .relaxed)
-                if picture.isKeyframe { counters.keyframes.add(1, ordering: .relaxed) }
-                counters.encodedBytes.add(picture.byteCount, ordering: .relaxed)
-                lastCaptureTime.store(picture.pts, ordering: .relaxed)
-                // One codec-neutral packet for every output; each muxes it for itself.
-                let packet = assembler.withLock { $0.packet(for: picture) }
-                for output in stages.streamingOutputs {
-                    output.write(packet)
-                }
+        // The session calls this after releasing its lock: writes, muxing and queueing here
+        // never hold up a keyframe request or a reconfiguration. A session a codec change opens
+        // delivers here too.
+        let handlePicture: @Sendable (EncodedPicture) -> Void = { picture in
+            guard let stages = stagesBox.withLock({ $0 }) else { return }
+            counters.framesEncoded.add(1, ordering: .relaxed)
+            if picture.isKeyframe { counters.keyframes.add(1, ordering: .relaxed) }
+            counters.encodedBytes.add(picture.byteCount, ordering: .relaxed)
+            lastCaptureTime.store(picture.pts, ordering: .relaxed)
+            // One codec-neutral packet for every output; each muxes it for itself.
+            let packet = assembler.withLock { $0.packet(for: picture) }
+            for output in stages.streamingOutputs {
+                output.write(packet)
             }
+        }
+        let encoder: EncoderSession
+        do {
+            encoder = try EncoderSession(settings: settings.encoder, logger: logger, output: handlePicture)
         } catch {
             throw PipelineError.encoderFailed("\(error)")
         }
         defer { encoder.close() }
         // A file played flat out synthesises its stamps: latency measured against them means nothing.
         let latency: LatencyRecorder? = settings.source.pace == .fast ? nil : LatencyRecorder()
-        let stages = PipelineStages(settings: settings, encoder: encoder, stop: stop, latency: latency) {
+        let stages = PipelineStages(
+            settings: settings, encoder: encoder, stop: stop, latency: latency, encoderOutput: handlePicture
+        ) {
             assembler.withLock { $0.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) }
         }
         stagesBox.withLock { $0 = stages }
+        // The session in force at the end (a codec change replaces it).
+        defer { stages.encoder.close() }
 
-        let outputs = try makeOutputs(encoder: encoder, stages: stages, latency: latency)
+        let outputs = try makeOutputs(stages: stages, latency: latency)
         // In the stream before they open (nothing flows until the source starts), so that an
         // output failing during its first attempt is already one the stages know.
         // makeOutputs keeps the order of settings.outputs.
@@ -112,7 +118,7 @@ public struct Pipeline: Service {
             guard !stop.hasFired else { return }
             counters.framesCaptured.add(1, ordering: .relaxed)
             do {
-                try encoder.encode(frame)
+                try stages.encode(frame)
             } catch {
                 stop.fire(.failed(.encoderFailed("\(error)")))
             }
@@ -144,7 +150,7 @@ public struct Pipeline: Service {
             let finalSource = stages.source.withLock { $0 }
             finalSource?.stop()
             do {
-                try encoder.flush()
+                try stages.encoder.flush()
             } catch {
                 logger.warning("encoder flush failed", metadata: ["error": "\(error)"])
             }
@@ -206,7 +212,8 @@ public struct Pipeline: Service {
 
     /// One output per target, in the order given. An output that fails later is taken out of the stream
     /// alone; the run stops only when it was the last one (issue 14 #8).
-    func makeOutputs(encoder: X264EncoderSession, stages: PipelineStages, latency: LatencyRecorder?) throws -> [any StreamOutput] {
+    /// Their keyframe requests go to whichever session runs when they ask.
+    func makeOutputs(stages: PipelineStages, latency: LatencyRecorder?) throws -> [any StreamOutput] {
         let metadata = try FLVMuxer().metadataTag(
             FLVMetadata(
                 width: settings.encoder.size.width, height: settings.encoder.size.height,
@@ -223,17 +230,17 @@ public struct Pipeline: Service {
             switch target {
             case .flvFile(let path):
                 output = FLVFileOutput(
-                    path: path, metadata: metadata, logger: logger, requestKeyframe: { encoder.requestKeyframe() },
+                    path: path, metadata: metadata, logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
                     onFailure: fail)
             case .rtmp(let url):
                 output = RTMPOutput(
                     url: url, options: settings.rtmp, reconnect: settings.reconnect, metadata: metadata,
                     queueMilliseconds: settings.sendQueueMilliseconds, bitrateKbps: settings.encoder.bitrateKbps,
-                    logger: logger, requestKeyframe: { encoder.requestKeyframe() }, onFailure: fail,
+                    logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() }, onFailure: fail,
                     latency: latency)
             case .annexBFile(let path, let maxFrames):
                 output = AnnexBFileOutput(
-                    path: path, frameLimit: maxFrames, logger: logger, requestKeyframe: { encoder.requestKeyframe() },
+                    path: path, frameLimit: maxFrames, logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
                     onFailure: fail)
             }
             identity.set(output)

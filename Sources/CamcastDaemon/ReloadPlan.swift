@@ -10,11 +10,15 @@ import Encoder
 ///   settings counts as a change to every RTMP output (each is reopened with them).
 /// - source (device, pixel format, buffers, test pattern ↔ device): the source restarts; the
 ///   encoder and outputs keep running.
-/// - size, frame rate, scaling and the other encoder properties shape the H.264 stream itself:
+/// - codec: a new encoder session of the other codec replaces the running one (the old one is
+///   flushed first); outputs go on and see a new decoder configuration at its first IDR.
+/// - size, frame rate, scaling and the other encoder properties shape the stream itself:
 ///   they need a restart of the daemon and are reported, not applied.
 struct ReloadPlan: Equatable {
     var bitrateKbps: Int?
     var keyframeInterval: KeyframeInterval?
+    /// The codec to switch to (`encoder.codec`).
+    var codec: VideoCodec?
     var restartSource = false
     var outputsToClose: [OutputTarget] = []
     var outputsToOpen: [OutputTarget] = []
@@ -33,6 +37,7 @@ struct ReloadPlan: Equatable {
         let before = old.encoder
         let after = new.encoder
         if after.bitrateKbps != before.bitrateKbps { bitrateKbps = after.bitrateKbps }
+        if after.codec != before.codec { codec = after.codec }
         if after.keyframeIntervalSeconds != before.keyframeIntervalSeconds
             || after.keyframeIntervalFrames != before.keyframeIntervalFrames
         {
@@ -59,7 +64,7 @@ struct ReloadPlan: Equatable {
     }
 
     var isEmpty: Bool {
-        bitrateKbps == nil && keyframeInterval == nil && !restartSource && outputsToClose.isEmpty
+        bitrateKbps == nil && keyframeInterval == nil && codec == nil && !restartSource && outputsToClose.isEmpty
             && outputsToOpen.isEmpty && statusIntervalSeconds == nil && needsRestart.isEmpty && !reconnectChanged
     }
 
@@ -69,9 +74,6 @@ struct ReloadPlan: Equatable {
         func check(_ key: String, _ changed: Bool) { if changed { keys.append(key) } }
         check("source.size", before.size != after.size)
         check("source.fps", before.frameRate != after.frameRate)
-        // Another codec is another stream (new sequence header, an Annex-B file of another kind):
-        // the daemon restarts for it, as for a new size.
-        check("encoder.codec", before.codec != after.codec)
         check("encoder.max_rate_factor", before.maxRateFactor != after.maxRateFactor)
         check("encoder.rate_window_seconds", before.rateWindowSeconds != after.rateWindowSeconds)
         check("encoder.preset", before.preset != after.preset)

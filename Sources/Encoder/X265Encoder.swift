@@ -85,6 +85,8 @@ final class X265Encoder: EncoderBackend {
     /// or without VBV, tune or strict CBR. A new encoder costs one IDR and the frames x265 held
     /// (none with zerolatency), and the rate changes at once.
     func reconfigure(bitrateKbps: Int) throws(EncoderError) {
+        // The same rate again (a reload that also changed other keys) is no reason for an IDR.
+        guard bitrateKbps != settings.bitrateKbps else { return }
         var changed = settings
         changed.bitrateKbps = bitrateKbps
         if let held = try encode(nil), !held.units.isEmpty {

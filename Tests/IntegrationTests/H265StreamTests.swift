@@ -1,3 +1,4 @@
+import FLV
 import Foundation
 import TestSupport
 import Testing
@@ -135,6 +136,55 @@ struct H265StreamTests {
         let last = try #require(packets.last).ms
         let after = kbps((last - 3_500)..<(last - 500))
         #expect(abs(after - 400) <= 100, "after the change: \(after) kbit/s for 400")
+    }
+
+    /// SIGHUP with `codec: h265` in place of h264: a new encoder session takes over without a
+    /// restart or a lost frame; the .flv output ends the AVC sequence and starts an 'hvc1' one at
+    /// the new session's first IDR, timestamps running on.
+    @Test func aReloadSwitchesTheCodecLive() throws {
+        let dir = try Project.scratchDirectory("h265-switch")
+        let flv = dir.appendingPathComponent("cam.flv")
+        let config = dir.appendingPathComponent("camcast.yaml")
+        func writeConfig(_ codec: String) throws {
+            try """
+                source:
+                  size: 320x180
+                  fps: 30
+                encoder:
+                  codec: \(codec)
+                  preset: ultrafast
+                  bitrate_kbps: 500
+                outputs:
+                  - path: \(flv.path)
+                """.write(to: config, atomically: true, encoding: .utf8)
+        }
+        try writeConfig("h264")
+        let process = try Daemon.start(["run", "--config", config.path])
+        #expect(Daemon.waitForLog(process, "info ready"), "\(process.stderrSoFar)")
+        usleep(3_000_000)
+        try writeConfig("h265")
+        process.signal(SIGHUP)
+        #expect(Daemon.waitForLog(process, "reload applied: codec h264 → h265", timeout: 5), "\(process.stderrSoFar)")
+        usleep(3_000_000)
+        process.signal(SIGTERM)
+        let result = try process.wait(timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("needs a restart"), "\(result.stderr)")
+
+        let video = try FLVReader.readFile(atPath: flv.path).tags.filter { $0.type == .video }
+        let bodies = try video.map { try $0.videoData() }
+        let avc = bodies.indices.filter { if case .legacy = bodies[$0] { true } else { false } }
+        let hevc = bodies.indices.filter { if case .enhanced = bodies[$0] { true } else { false } }
+        try #require(!avc.isEmpty && !hevc.isEmpty, "AVC tags \(avc.count), hvc1 tags \(hevc.count)")
+        // All AVC first, then all hvc1: one switch, at one place.
+        #expect(avc.last! < hevc.first!)
+        #expect(bodies[avc.last!].isEndOfSequence, "the AVC sequence is ended")
+        #expect(bodies[hevc.first!].isSequenceHeader && bodies[hevc.first! + 1].isKeyframe)
+        #expect(bodies[hevc.last!].isEndOfSequence)
+        let codedTimes = video.indices.filter { bodies[$0].isCodedFrame }.map { video[$0].timestamp }
+        #expect(zip(codedTimes, codedTimes.dropFirst()).allSatisfy { $0 < $1 }, "timestamps run on across the switch")
+        // Both halves hold about 3 s of pictures (30 fps, a source under load may skip a few).
+        #expect(avc.count > 60 && hevc.count > 60, "AVC tags \(avc.count), hvc1 tags \(hevc.count)")
     }
 
     /// What nginx-rtmp 1.2.2 (Debian 12) does with Enhanced RTMP: it takes the publish, and a
