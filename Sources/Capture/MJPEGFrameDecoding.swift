@@ -6,23 +6,27 @@ import Logging
 /// The V4L2 capture loop and the MJPEG replay source both go through this, so a replayed stream
 /// is decoded, laid out and rejected exactly as the camera's would be. Used by one thread.
 ///
-/// No allocation per frame: the picture is decoded into one of two arrays kept here, in turn. The
-/// one handed out last stays untouched (the V4L2 loop keeps it as its last good frame, and a
-/// failed decode must not spoil it); the other is written in place, which needs no copy as long as
-/// nobody kept the frame that used it before (the encoder does not; a consumer that does keeps its
-/// own copy, made by the array's copy-on-write).
+/// No allocation per frame: the picture is decoded into arrays kept here. With two (the V4L2 loop)
+/// they are used in turn, so the one handed out last stays untouched: the loop keeps it as its last
+/// good frame for placeholders, and a failed decode, which may have written part of its buffer,
+/// must not spoil it. A source that keeps nothing (the replay source) needs one, and saves a
+/// picture's memory (3 MB at 1080p; peak RSS is a benchmark target). Either way a buffer is written
+/// in place, which needs no copy as long as nobody kept the frame that used it before (the encoder
+/// does not); a consumer that does keeps its own copy, made by the array's copy-on-write.
 final class MJPEGFrameDecoding {
     let layout: V4L2FrameLayout
     private let decoder: MJPEGDecoder
     private let logger: Logger
     private let countCorrupt: () -> Void
-    /// The two pictures decoded into in turn, and which one is next.
-    private var pictures: [[UInt8]] = [[], []]
+    /// The pictures decoded into in turn, and which one is next.
+    private var pictures: [[UInt8]]
     private var next = 0
 
-    /// Nil if TurboJPEG cannot make a decompressor (out of memory).
-    init?(width: Int, height: Int, logger: Logger, countCorrupt: @escaping () -> Void) {
+    /// `keepsLastPicture`: the caller holds on to the last picture (see above), so two buffers are
+    /// used in turn. Nil if TurboJPEG cannot make a decompressor (out of memory).
+    init?(width: Int, height: Int, keepsLastPicture: Bool, logger: Logger, countCorrupt: @escaping () -> Void) {
         guard let decoder = MJPEGDecoder() else { return nil }
+        pictures = keepsLastPicture ? [[], []] : [[]]
         self.decoder = decoder
         layout = .decodedMJPEG(width: width, height: height)
         self.logger = logger
@@ -45,7 +49,7 @@ final class MJPEGFrameDecoding {
             logger.warning("dropped a bad MJPEG frame", metadata: ["reason": "\(error.reason)", "sequence": "\(sequence)"])
             return nil
         }
-        defer { next = 1 - next }
+        defer { next = (next + 1) % pictures.count }
         return pictures[next]
     }
 }

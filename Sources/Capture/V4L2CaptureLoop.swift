@@ -59,7 +59,7 @@ final class V4L2CaptureLoop {
         let device = stream.layout
         if device.pixelFormat == .mjpeg {
             guard let mjpeg = MJPEGFrameDecoding(
-                width: device.width, height: device.height, logger: logger,
+                width: device.width, height: device.height, keepsLastPicture: true, logger: logger,
                 countCorrupt: { counters.corruptFrames.add(1, ordering: .relaxed) })
             else {
                 throw .formatRejected(path: settings.devicePath, reason: "could not create a JPEG decompressor")

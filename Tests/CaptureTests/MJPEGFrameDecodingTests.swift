@@ -13,7 +13,7 @@ import Testing
 
     @Test func decodesIntoTwoBuffersInTurn() throws {
         let images = MJPEGClip.images(try MJPEGClip.stream(frames: 6))
-        let decoding = try #require(MJPEGFrameDecoding(width: 320, height: 180, logger: Self.logger, countCorrupt: {}))
+        let decoding = try #require(MJPEGFrameDecoding(width: 320, height: 180, keepsLastPicture: true, logger: Self.logger, countCorrupt: {}))
         var addresses: [UnsafeRawPointer?] = []
         for (index, image) in images.enumerated() {
             // Each picture is dropped before the next decode, as the encoder drops its frame.
@@ -26,12 +26,29 @@ import Testing
         #expect(addresses[1] == addresses[3] && addresses[3] == addresses[5])
     }
 
+    /// A source that keeps nothing (the replay source) decodes every frame into one buffer.
+    @Test func withoutAKeptPictureOneBufferServesEveryFrame() throws {
+        let images = MJPEGClip.images(try MJPEGClip.stream(frames: 4))
+        let decoding = try #require(MJPEGFrameDecoding(width: 320, height: 180, keepsLastPicture: false, logger: Self.logger, countCorrupt: {}))
+        var addresses: Set<UInt> = []
+        for (index, image) in images.enumerated() {
+            let picture = try #require(image.withUnsafeBytes { decoding.decode($0, sequence: UInt64(index)) })
+            addresses.insert(UInt(bitPattern: Self.address(picture)))
+        }
+        #expect(addresses.count == 1)
+        // Still safe if a consumer does keep one: copy-on-write gives the next decode its own buffer.
+        let kept = try #require(images[0].withUnsafeBytes { decoding.decode($0, sequence: 0) })
+        let copy = Array(kept)
+        _ = try #require(images[1].withUnsafeBytes { decoding.decode($0, sequence: 1) })
+        #expect(kept == copy)
+    }
+
     /// A kept picture (a consumer holding a frame; the V4L2 loop's last good frame) stays as it was
     /// while later frames are decoded, and a bad frame does not spoil the last good one.
     @Test func aKeptPictureIsNeverOverwritten() throws {
         let images = MJPEGClip.images(try MJPEGClip.stream(frames: 4))
         var corrupt = 0
-        let decoding = try #require(MJPEGFrameDecoding(width: 320, height: 180, logger: Self.logger, countCorrupt: { corrupt += 1 }))
+        let decoding = try #require(MJPEGFrameDecoding(width: 320, height: 180, keepsLastPicture: true, logger: Self.logger, countCorrupt: { corrupt += 1 }))
         let kept = try #require(images[0].withUnsafeBytes { decoding.decode($0, sequence: 0) })
         let copy = Array(kept)
         let last = try #require(images[1].withUnsafeBytes { decoding.decode($0, sequence: 1) })
