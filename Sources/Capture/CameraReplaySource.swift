@@ -151,7 +151,7 @@ public final class CameraReplaySource: FrameSource {
     private func play(
         _ reader: inout Reader, _ mjpeg: MJPEGFrameDecoding?, _ deliver: @Sendable (VideoFrame) -> Void
     ) -> (any Error)?? {
-        // Raw frames of a regular file are mapped, not read (see `deliverMapped`); the buffer is
+        // Raw frames of a regular file are mapped, not read (`Y4MFileInput.mapNext`); the buffer is
         // for the JPEGs, or raw frames from a pipe, and grows to what is read into it.
         var buffer: [UInt8] = []
         var mapped: FileMapping?
