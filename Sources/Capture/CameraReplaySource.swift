@@ -198,7 +198,11 @@ public final class CameraReplaySource: FrameSource {
                             width: layout.width, height: layout.height, pixelFormat: layout.pixelFormat,
                             planes: layout.planes, borrowing: lent, timestamp: due, sequence: slot))
                     lent.endLoan()
-                    frame.unmap()
+                    if frame.unmap() {
+                        logger.warning(
+                            "file cut shorter while frame \(slot) was read from it: that frame went out partly blank",
+                            metadata: ["source": "\(settings.path)"])
+                    }
                     mapped = nil
                 } else {
                     deliver(
@@ -213,6 +217,10 @@ public final class CameraReplaySource: FrameSource {
         if ending.framesRead > 0 { framesEverRead.store(true, ordering: .relaxed) }
         if ending.error == nil, !framesEverRead.load(ordering: .relaxed) {
             return .some(CaptureError.invalidSettings("\(settings.isStandardInput ? "standard input" : settings.path) holds no \(settings.format) frame"))
+        }
+        if ending.error == nil, ending.loopCameUpEmpty {
+            return .some(CaptureError.cannotRestart(
+                "\(settings.path) had no frame when played again from its start: it was cut shorter or replaced while playing (a restart plays the new file)"))
         }
         return .some(ending.error)
     }

@@ -5,12 +5,14 @@ import Glibc
 /// A span of a regular file mapped read-only into memory: how a raw replay hands a frame to the
 /// encoder without reading (copying) it first, as a camera hands over its mapped buffer. The
 /// owner unmaps it with `unmap()` once the frame's delivery is over; one frame at a time is mapped,
-/// so the file's pages never pile up in the process's memory.
+/// so the file's pages never pile up in the process's memory. While mapped, a file cut shorter
+/// under it reads as zeros instead of killing the process (`MappedFileFaultGuard`).
 struct FileMapping {
     private let start: UnsafeMutableRawPointer
     private let mappedLength: Int
     /// The span asked for (it starts inside the first mapped page).
     let bytes: UnsafeRawBufferPointer
+    private let guardSlot: Int
 
     /// Maps `count` bytes at `offset` of `descriptor`; nil if mmap refuses (the caller reads instead).
     init?(descriptor: Int32, offset: Int, count: Int) {
@@ -21,12 +23,21 @@ struct FileMapping {
         // all in one call costs less than a fault per 64 KiB as the encoder walks the frame.
         let address = mmap(nil, lead + count, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, off_t(alignedOffset))
         guard let address, address != MAP_FAILED else { return nil }
+        guard let slot = MappedFileFaultGuard.register(start: address, length: lead + count) else {
+            munmap(address, lead + count)
+            return nil
+        }
+        guardSlot = slot
         start = address
         mappedLength = lead + count
         bytes = UnsafeRawBufferPointer(start: address + lead, count: count)
     }
 
-    func unmap() {
+    /// Unmaps; true if the file was cut shorter while mapped, so the bytes read were partly zeros.
+    @discardableResult
+    func unmap() -> Bool {
+        let cut = MappedFileFaultGuard.unregister(guardSlot)
         munmap(start, mappedLength)
+        return cut
     }
 }

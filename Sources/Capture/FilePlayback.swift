@@ -31,6 +31,11 @@ final class FilePlayback: Sendable {
         var error: Failure?
         /// Frames read from the input over the whole run (including skipped ones).
         var framesRead: UInt64
+        /// A looping input that had played came up empty when played again from its start: the
+        /// file was cut shorter or replaced under it (`cp new.y4m clip.y4m` empties it first). A
+        /// loop the user asked for ends here only because the input broke, so sources report it
+        /// as an error, not as the end of a clip.
+        var loopCameUpEmpty = false
     }
 
     /// Plays until `thread` is stopped (returns nil), the input ends or reading fails.
@@ -47,6 +52,7 @@ final class FilePlayback: Sendable {
     ) -> Ending<Failure>? {
         var framesThisPass = 0
         var framesRead: UInt64 = 0
+        var loopCameUpEmpty = false
         // Reads the next frame, rewinding at the end when looping; false when playback is over.
         func next() throws(Failure) -> Bool {
             if try read() {
@@ -54,6 +60,7 @@ final class FilePlayback: Sendable {
                 framesRead += 1
                 return true
             }
+            if loop, framesThisPass == 0, framesRead > 0 { loopCameUpEmpty = true }
             guard loop, framesThisPass > 0, try rewind() else { return false }
             framesThisPass = 0
             return try next()
@@ -69,7 +76,9 @@ final class FilePlayback: Sendable {
                     guard thread.wait(until: due) else { return nil }
                 }
                 // Read after the wait, not before: the picture is still in cache when it is encoded.
-                guard try next() else { return thread.isRunning ? Ending(framesRead: framesRead) : nil }
+                guard try next() else {
+                    return thread.isRunning ? Ending(framesRead: framesRead, loopCameUpEmpty: loopCameUpEmpty) : nil
+                }
                 deliver(due, slot)
                 lastStamp.store(due.nanoseconds, ordering: .relaxed)
                 slot += 1
@@ -78,7 +87,7 @@ final class FilePlayback: Sendable {
                     let elapsed = MonotonicTime.now().nanoseconds(since: origin)
                     let current = elapsed > 0 ? UInt64(elapsed) / interval : 0
                     while slot < current, thread.isRunning {
-                        guard try next() else { return Ending(framesRead: framesRead) }
+                        guard try next() else { return Ending(framesRead: framesRead, loopCameUpEmpty: loopCameUpEmpty) }
                         skipped()
                         slot += 1
                     }

@@ -20,6 +20,8 @@ public enum Y4MError: Error, Equatable, CustomStringConvertible {
     case truncatedFrame(frame: UInt64, received: Int, expected: Int)
     /// The stream has a header but not one frame.
     case noFrames
+    /// A looping clip had no frame when played again from its start: cut shorter or replaced.
+    case emptyWhenLooped
     /// A read waiting for data was interrupted because the source is stopping.
     case interrupted
     /// open/read/lseek failed.
@@ -47,6 +49,8 @@ public enum Y4MError: Error, Equatable, CustomStringConvertible {
             "reading was interrupted by a stop"
         case .noFrames:
             "y4m stream has a header but no frames"
+        case .emptyWhenLooped:
+            "y4m clip had no frame when played again from its start: it was cut shorter or replaced while playing (a restart plays the new file)"
         case .systemCallFailed(let path, let call, let errno):
             "\(path): \(call) failed: \(SystemCallError.message(errno)) (errno \(errno))"
         }

@@ -158,7 +158,11 @@ public final class Y4MFileSource: FrameSource {
                             width: header.width, height: header.height, pixelFormat: .i420, planes: layout.planes,
                             borrowing: lent, timestamp: due, sequence: slot))
                     lent.endLoan()
-                    frame.unmap()
+                    if frame.unmap() {
+                        logger?.warning(
+                            "file cut shorter while frame \(slot) was read from it: that frame went out partly blank",
+                            metadata: ["source": "\(sourceName)"])
+                    }
                     mapped = nil
                 } else {
                     deliver(
@@ -173,6 +177,7 @@ public final class Y4MFileSource: FrameSource {
         if ending.framesRead > 0 { framesEverRead.store(true, ordering: .relaxed) }
         // A clip with a header and no frames is a broken input, not a finished one.
         if ending.error == nil, !framesEverRead.load(ordering: .relaxed) { return .some(.noFrames) }
+        if ending.error == nil, ending.loopCameUpEmpty { return .some(.emptyWhenLooped) }
         return .some(ending.error)
     }
 }

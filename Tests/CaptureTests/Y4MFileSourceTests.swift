@@ -105,6 +105,31 @@ import Glibc
         #expect(collector.ending.withLock { $0 }.isEmpty)
     }
 
+    /// A looping clip cut down to its header while its second picture is lent (as `cp new.y4m
+    /// clip.y4m` empties the file first): the lent picture reads as zeros instead of raising
+    /// SIGBUS, and the loop, which now finds no frame, ends with an error (it used to end as if the
+    /// clip were over: exit 0, and a systemd unit with Restart=on-failure stayed down).
+    @Test func aLoopingClipCutShorterWhilePlayingEndsWithAnErrorAndNeverFaults() throws {
+        let width = 128, height = 64, frames = 3
+        let bytes = Y4MClip.bytes(width: width, height: height, frames: frames)
+        let path = try Y4MClip.file(bytes)
+        let headerLength = bytes.count - frames * ("FRAME\n".utf8.count + width * height * 3 / 2)
+        let collector = Collector()
+        let source = try Y4MFileSource(settings: Y4MSourceSettings(path: path, loop: true, pace: .fast)) { collector.end($0) }
+        try source.start { frame in
+            if collector.count == 1 { truncate(path, off_t(headerLength)) }
+            collector.add(frame)
+        }
+        collector.wait { collector.ended.load(ordering: .acquiring) }
+        source.stop()
+
+        let pictures = collector.frames.withLock { $0 }.map { $0.copiedBytes() }
+        try #require(pictures.count == 2, "the frame before the cut, the one cut, and then none: \(pictures.count)")
+        #expect(pictures[0][0] == 1)
+        #expect(pictures[1].allSatisfy { $0 == 0 }, "the picture cut under its mapping reads as zeros")
+        #expect(collector.ending.withLock { $0 } == [.emptyWhenLooped])
+    }
+
     @Test func realtimePaceStampsFramesOnTheFrameGrid() throws {
         let path = try Y4MClip.file(Y4MClip.bytes(fps: "60:1", frames: 4))
         let collector = Collector()
