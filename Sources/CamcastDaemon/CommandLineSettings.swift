@@ -7,6 +7,10 @@ public struct CommandLineSettings: Sendable {
     /// `--pixel-format FOURCC`: what to ask a device for, or what a file source holds.
     public var pixelFormat: String?
     public var bitrateKbps: Int?
+    /// `--min-bitrate KBPS`: adaptive bitrate's floor (config `encoder.min_bitrate_kbps`).
+    public var minBitrateKbps: Int?
+    /// `--no-adaptive-bitrate`: config `encoder.adaptive_bitrate: false`.
+    public var noAdaptiveBitrate: Bool = false
     public var keyframeIntervalSeconds: Double?
     public var preset: String?
     public var profile: String?

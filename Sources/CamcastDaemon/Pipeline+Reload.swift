@@ -55,7 +55,13 @@ extension Pipeline {
     private func applyEncoderChanges(
         _ plan: ReloadPlan, to stages: PipelineStages, running: inout RunSettings, outcome: inout ReloadOutcome
     ) {
-        if let kbps = plan.bitrateKbps {
+        let adaptive = (plan.adaptiveBitrateFloorKbps ?? running.adaptiveBitrateFloorKbps) != nil
+        if let kbps = plan.bitrateKbps, adaptive {
+            // The bitrate adapter alone sets the encoder while it is on: the new bitrate is its
+            // ceiling, taken at its next round (within 100 ms).
+            outcome.applied.append("bitrate \(running.encoder.bitrateKbps) → \(kbps) kbit/s")
+            running.encoder.bitrateKbps = kbps
+        } else if let kbps = plan.bitrateKbps {
             do {
                 // Live, no new keyframe: the session runs x264 with maxrate = average, the one
                 // setting in which x264_encoder_reconfig moves the average too.
@@ -65,6 +71,10 @@ extension Pipeline {
             } catch {
                 outcome.failures.append("bitrate: \(error)")
             }
+        }
+        if let floor = plan.adaptiveBitrateFloorKbps {
+            running.adaptiveBitrateFloorKbps = floor
+            outcome.applied.append(floor.map { "adaptive bitrate from \($0) kbit/s" } ?? "adaptive bitrate off")
         }
         if let interval = plan.keyframeInterval {
             do {

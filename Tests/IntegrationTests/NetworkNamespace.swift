@@ -48,6 +48,24 @@ final class NetworkNamespace {
         try run(["tc", "qdisc", "add", "dev", "lo", "root", "tbf", "rate", rate, "burst", burst, "latency", latency])
     }
 
+    /// Throttles only the traffic to `port` (client → server): a prio qdisc whose third band,
+    /// chosen by a u32 filter on the destination port, is a token bucket; everything else
+    /// (the other servers, the ACKs back) goes through the unshaped second band.
+    func throttle(port: Int, rate: String, burst: String, latency: String) throws {
+        try run(["ip", "link", "set", "lo", "mtu", "1500"])
+        try run(["tc", "qdisc", "add", "dev", "lo", "root", "handle", "1:", "prio", "bands", "3", "priomap"]
+            + Array(repeating: "1", count: 16))
+        try run(["tc", "qdisc", "add", "dev", "lo", "parent", "1:3", "handle", "30:", "tbf", "rate", rate, "burst", burst,
+                 "latency", latency])
+        try run(["tc", "filter", "add", "dev", "lo", "parent", "1:", "protocol", "ip", "prio", "1", "u32", "match", "ip",
+                 "dport", "\(port)", "0xffff", "flowid", "1:3"])
+    }
+
+    /// Lifts `throttle`: the link is free again.
+    func removeThrottle() throws {
+        try run(["tc", "qdisc", "del", "dev", "lo", "root"])
+    }
+
     private static func ip(_ arguments: [String]) throws {
         let result = try ProcessRunner.run("/usr/sbin/ip", arguments, timeout: 20)
         guard result.status == 0 else { throw HarnessError("ip \(arguments.joined(separator: " ")) failed: \(result.stderr)") }

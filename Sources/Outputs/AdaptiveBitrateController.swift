@@ -1,0 +1,159 @@
+/// Decides the encoder's bitrate from what the RTMP outputs really send: it follows the output
+/// that can carry least, and climbs back gradually once the links free.
+///
+/// The rule is OBS's dynamic bitrate (obs-outputs `rtmp-stream.c`): when packets worth at least
+/// `triggerMilliseconds` of media wait to be sent, the bitrate drops to the rate the link was
+/// measured to carry over the last one to two seconds, rounded down to 100 kbit/s; while no
+/// output is congested it climbs back by a tenth of the ceiling every `raiseIntervalNanoseconds`.
+/// It never goes below `floorKbps`: below that the send queue's overflow (dropping up to the next
+/// keyframe) stays the last resort.
+///
+/// A pure value: the caller feeds it samples with their time and applies what it returns, so
+/// it is tested with scripted measurements and a scripted clock.
+package struct AdaptiveBitrateController: Sendable {
+    /// One output as sampled: `link` is nil while it has no connection (connecting, backing
+    /// off), and then it constrains nothing.
+    package struct Observation: Sendable {
+        package var id: Int
+        /// For the log; never contains a stream key (a redacted URL).
+        package var name: String
+        package var link: LinkSample?
+
+        package init(id: Int, name: String, link: LinkSample?) {
+            self.id = id
+            self.name = name
+            self.link = link
+        }
+    }
+
+    package enum Change: Sendable, Equatable {
+        /// `output` was congested and carried only `sendKbps`.
+        case lowered(from: Int, to: Int, output: String, sendKbps: Int)
+        /// No output congested for a while: one step up.
+        case raised(from: Int, to: Int)
+    }
+
+    package static let triggerMilliseconds: Int64 = 200
+    package static let raiseIntervalNanoseconds: UInt64 = 4_000_000_000
+    /// The send rate is measured over at least this much time…
+    static let minimumWindowNanoseconds: UInt64 = 1_000_000_000
+    /// …and at most this much (older samples are forgotten).
+    static let maximumWindowNanoseconds: UInt64 = 2_000_000_000
+
+    /// The configured bitrate: never exceeded.
+    package private(set) var ceilingKbps: Int
+    package private(set) var floorKbps: Int
+    /// What the encoder should run at now.
+    package private(set) var currentKbps: Int
+    /// When the next step up may come; nil at the ceiling.
+    private var nextRaise: UInt64?
+    private var histories: [Int: History] = [:]
+
+    /// Acknowledged byte counts of one connection over the measuring window, oldest first.
+    private struct History {
+        var connection: Int
+        var samples: [(at: UInt64, bytesAcked: UInt64)] = []
+
+        /// kbit/s over the window, once it spans at least the minimum.
+        var kbps: Int? {
+            guard let first = samples.first, let last = samples.last,
+                last.at - first.at >= AdaptiveBitrateController.minimumWindowNanoseconds, last.bytesAcked >= first.bytesAcked
+            else { return nil }
+            // bits per millisecond = kbit/s
+            return Int((last.bytesAcked - first.bytesAcked) * 8 * 1_000_000 / (last.at - first.at))
+        }
+
+        mutating func append(at now: UInt64, bytesAcked: UInt64) {
+            samples.append((now, bytesAcked))
+            while samples.count > 1, now - samples[1].at >= AdaptiveBitrateController.maximumWindowNanoseconds {
+                samples.removeFirst()
+            }
+        }
+
+        /// Starts a fresh window at the latest sample (after a change, the old rate says nothing).
+        mutating func restart() {
+            if let last = samples.last { samples = [last] }
+        }
+    }
+
+    /// `floorKbps` is clamped to the ceiling.
+    package init(ceilingKbps: Int, floorKbps: Int) {
+        self.ceilingKbps = max(1, ceilingKbps)
+        self.floorKbps = min(max(1, floorKbps), self.ceilingKbps)
+        currentKbps = self.ceilingKbps
+    }
+
+    private var stepKbps: Int { max(1, ceilingKbps / 10) }
+
+    /// Takes one round of samples at `now` (CLOCK_MONOTONIC ns); returns the change to apply, if any.
+    package mutating func observe(_ observations: [Observation], at now: UInt64) -> Change? {
+        let present = Set(observations.map(\.id))
+        histories = histories.filter { present.contains($0.key) }
+        var congested = false
+        var slowest: (name: String, kbps: Int)?
+        for observation in observations {
+            guard let link = observation.link else {
+                histories[observation.id] = nil
+                continue
+            }
+            var history = histories[observation.id] ?? History(connection: link.connection)
+            if history.connection != link.connection || (history.samples.last?.bytesAcked ?? 0) > link.bytesAcked {
+                history = History(connection: link.connection)
+            }
+            history.append(at: now, bytesAcked: link.bytesAcked)
+            histories[observation.id] = history
+            // Waiting packets alone may mean a busy publisher thread; with the kernel's own
+            // buffer full too, the link is what they wait for.
+            guard link.queuedMilliseconds >= Self.triggerMilliseconds, link.socketBacklogged else { continue }
+            congested = true
+            if let kbps = history.kbps, kbps < slowest?.kbps ?? .max {
+                slowest = (observation.name, kbps)
+            }
+        }
+
+        if congested {
+            if currentKbps < ceilingKbps { nextRaise = now + Self.raiseIntervalNanoseconds }
+            guard let slowest else { return nil }
+            // Rounded down, so that the link has room to drain what waits.
+            let target = max(floorKbps, slowest.kbps / 100 * 100)
+            guard target < currentKbps else { return nil }
+            let from = currentKbps
+            currentKbps = target
+            nextRaise = now + Self.raiseIntervalNanoseconds
+            for id in histories.keys { histories[id]?.restart() }
+            return .lowered(from: from, to: target, output: slowest.name, sendKbps: slowest.kbps)
+        }
+
+        guard currentKbps < ceilingKbps else {
+            nextRaise = nil
+            return nil
+        }
+        guard let due = nextRaise else {
+            nextRaise = now + Self.raiseIntervalNanoseconds
+            return nil
+        }
+        guard now >= due else { return nil }
+        let from = currentKbps
+        currentKbps = min(ceilingKbps, currentKbps + stepKbps)
+        nextRaise = currentKbps < ceilingKbps ? now + Self.raiseIntervalNanoseconds : nil
+        return .raised(from: from, to: currentKbps)
+    }
+
+    /// A reload: the newly configured bitrate is the ceiling. At the old ceiling the bitrate moves
+    /// with it; below it (adapted down) it stays, unless above the new ceiling, and climbs from
+    /// there. Returns the bitrate to run at now.
+    @discardableResult
+    package mutating func setCeiling(_ kbps: Int, floorKbps floor: Int, at now: UInt64) -> Int {
+        let wasAtCeiling = currentKbps == ceilingKbps
+        ceilingKbps = max(1, kbps)
+        floorKbps = min(max(1, floor), ceilingKbps)
+        currentKbps = wasAtCeiling ? ceilingKbps : min(currentKbps, ceilingKbps)
+        currentKbps = max(currentKbps, floorKbps)
+        if currentKbps < ceilingKbps {
+            if nextRaise == nil { nextRaise = now + Self.raiseIntervalNanoseconds }
+        } else {
+            nextRaise = nil
+        }
+        return currentKbps
+    }
+}
