@@ -2,8 +2,9 @@
 /// that can carry least, and climbs back gradually once the links free.
 ///
 /// The rule is OBS's dynamic bitrate (obs-outputs `rtmp-stream.c`): when packets worth at least
-/// `triggerMilliseconds` of media wait to be sent, the bitrate drops to the rate the link was
-/// measured to carry over the last one to two seconds, rounded down to 100 kbit/s; while no
+/// `triggerMilliseconds` of media wait to be sent (in the send queue and the socket), the bitrate drops to the rate the link was
+/// measured to carry over the last one to two seconds (counting only time it was busy), rounded
+/// down to 100 kbit/s; while no
 /// output is congested it climbs back by a tenth of the ceiling every `raiseIntervalNanoseconds`.
 /// It never goes below `floorKbps`: below that the send queue's overflow (dropping up to the next
 /// keyframe) stays the last resort.
@@ -49,22 +50,30 @@ package struct AdaptiveBitrateController: Sendable {
     private var nextRaise: UInt64?
     private var histories: [Int: History] = [:]
 
-    /// Acknowledged byte counts of one connection over the measuring window, oldest first.
+    /// Acknowledged byte counts of one connection over the measuring window, oldest first, and
+    /// whether the kernel held unsent bytes then (the link, not the encoder, set the pace).
     private struct History {
         var connection: Int
-        var samples: [(at: UInt64, bytesAcked: UInt64)] = []
+        var samples: [(at: UInt64, bytesAcked: UInt64, busy: Bool)] = []
 
-        /// kbit/s over the window, once it spans at least the minimum.
+        /// kbit/s the link carried while it was busy (data waiting at both ends of an interval),
+        /// once such intervals add up to the minimum window. Time the link idled for want of
+        /// data says nothing about what it can carry.
         var kbps: Int? {
-            guard let first = samples.first, let last = samples.last,
-                last.at - first.at >= AdaptiveBitrateController.minimumWindowNanoseconds, last.bytesAcked >= first.bytesAcked
-            else { return nil }
+            var bytes: UInt64 = 0
+            var nanoseconds: UInt64 = 0
+            for (earlier, later) in zip(samples, samples.dropFirst()) where earlier.busy && later.busy {
+                guard later.bytesAcked >= earlier.bytesAcked else { return nil }
+                bytes += later.bytesAcked - earlier.bytesAcked
+                nanoseconds += later.at - earlier.at
+            }
+            guard nanoseconds >= AdaptiveBitrateController.minimumWindowNanoseconds else { return nil }
             // bits per millisecond = kbit/s
-            return Int((last.bytesAcked - first.bytesAcked) * 8 * 1_000_000 / (last.at - first.at))
+            return Int(bytes * 8 * 1_000_000 / nanoseconds)
         }
 
-        mutating func append(at now: UInt64, bytesAcked: UInt64) {
-            samples.append((now, bytesAcked))
+        mutating func append(at now: UInt64, bytesAcked: UInt64, busy: Bool) {
+            samples.append((now, bytesAcked, busy))
             while samples.count > 1, now - samples[1].at >= AdaptiveBitrateController.maximumWindowNanoseconds {
                 samples.removeFirst()
             }
@@ -100,11 +109,9 @@ package struct AdaptiveBitrateController: Sendable {
             if history.connection != link.connection || (history.samples.last?.bytesAcked ?? 0) > link.bytesAcked {
                 history = History(connection: link.connection)
             }
-            history.append(at: now, bytesAcked: link.bytesAcked)
+            history.append(at: now, bytesAcked: link.bytesAcked, busy: link.unsentBytes > 0)
             histories[observation.id] = history
-            // Waiting packets alone may mean a busy publisher thread; with the kernel's own
-            // buffer full too, the link is what they wait for.
-            guard link.queuedMilliseconds >= Self.triggerMilliseconds, link.socketBacklogged else { continue }
+            guard waitingMilliseconds(link) >= Self.triggerMilliseconds else { continue }
             congested = true
             if let kbps = history.kbps, kbps < slowest?.kbps ?? .max {
                 slowest = (observation.name, kbps)
@@ -137,6 +144,15 @@ package struct AdaptiveBitrateController: Sendable {
         currentKbps = min(ceilingKbps, currentKbps + stepKbps)
         nextRaise = currentKbps < ceilingKbps ? now + Self.raiseIntervalNanoseconds : nil
         return .raised(from: from, to: currentKbps)
+    }
+
+    /// How much media waits to be sent: the send queue's span plus what the kernel has not sent
+    /// yet, in media time at the current bitrate (the kernel takes up to a quarter second before
+    /// the queue grows at all, see `RTMPOutput.transportOptions`). Nothing when the kernel has
+    /// sent everything: packets that wait then wait for a busy publisher thread, not the link.
+    func waitingMilliseconds(_ link: LinkSample) -> Int64 {
+        guard link.unsentBytes > 0 else { return 0 }
+        return link.queuedMilliseconds + Int64(link.unsentBytes) * 8 / Int64(currentKbps)
     }
 
     /// A reload: the newly configured bitrate is the ceiling. At the old ceiling the bitrate moves

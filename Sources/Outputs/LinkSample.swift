@@ -9,14 +9,16 @@ package struct LinkSample: Sendable, Equatable {
     package var bytesAcked: UInt64
     /// Media time (ms) between the oldest and the newest packet waiting in the send queue.
     package var queuedMilliseconds: Int64
-    /// The kernel holds bytes it has not sent yet: the link, not the publisher thread, is what
-    /// the queue waits for.
-    package var socketBacklogged: Bool
+    /// Bytes written to the socket that the kernel has not sent yet (`tcpi_notsent_bytes`, at
+    /// most about TCP_NOTSENT_LOWAT): media that waits too, just past the send queue. Zero means
+    /// the link took everything written so far, so a queue is the publisher thread's, not the
+    /// link's.
+    package var unsentBytes: Int
 
-    package init(connection: Int, bytesAcked: UInt64, queuedMilliseconds: Int64, socketBacklogged: Bool) {
+    package init(connection: Int, bytesAcked: UInt64, queuedMilliseconds: Int64, unsentBytes: Int) {
         self.connection = connection
         self.bytesAcked = bytesAcked
         self.queuedMilliseconds = queuedMilliseconds
-        self.socketBacklogged = socketBacklogged
+        self.unsentBytes = unsentBytes
     }
 }

@@ -106,7 +106,7 @@ package final class RTMPOutput: StreamOutput {
         }), let progress = watch.progress() else { return nil }
         return LinkSample(
             connection: attempts.load(ordering: .relaxed), bytesAcked: progress.bytesAcked,
-            queuedMilliseconds: queue.spanMilliseconds, socketBacklogged: progress.notSentBytes > 0)
+            queuedMilliseconds: queue.spanMilliseconds, unsentBytes: Int(progress.notSentBytes))
     }
 
     /// Starts the publisher and watchdog threads and returns at once: the first attempt runs in

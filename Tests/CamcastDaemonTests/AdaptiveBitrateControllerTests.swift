@@ -14,6 +14,8 @@ struct AdaptiveBitrateControllerTests {
         var name: String
         var kbps: Int
         var queuedMilliseconds: Int64 = 0
+        /// The kernel's unsent bytes: one (0 ms of media) whenever something is queued, unless set.
+        var unsentBytes: Int?
         var connection = 1
         var connected = true
         var bytesAcked: UInt64 = 0
@@ -28,7 +30,7 @@ struct AdaptiveBitrateControllerTests {
                 link: connected
                     ? LinkSample(
                         connection: connection, bytesAcked: bytesAcked, queuedMilliseconds: queuedMilliseconds,
-                        socketBacklogged: queuedMilliseconds > 0)
+                        unsentBytes: unsentBytes ?? (queuedMilliseconds > 0 ? 1 : 0))
                     : nil)
         }
     }
@@ -96,6 +98,33 @@ struct AdaptiveBitrateControllerTests {
         #expect(run.changes.map(\.change) == [.lowered(from: 1200, to: 400, output: "rtmp://a/live/****", sendKbps: 400)])
     }
 
+    @Test func whatTheKernelHasNotSentCountsTowardThe200Milliseconds() {
+        // 100 ms in the queue; at 1200 kbit/s, 14 999 bytes are 99 ms of media, 15 000 are 100.
+        var run = Self.congestedRun(linkKbps: 400)
+        run.links[0].queuedMilliseconds = 100
+        run.links[0].unsentBytes = 14_999
+        run.run(seconds: 5)
+        #expect(run.changes.isEmpty)
+        run.links[0].unsentBytes = 15_000
+        run.run(seconds: 0.1)
+        #expect(run.changes.map(\.change) == [.lowered(from: 1200, to: 400, output: "rtmp://a/live/****", sendKbps: 400)])
+    }
+
+    @Test func onlyTimeTheLinkWasBusyMeasuresIt() {
+        // 1.5 s idle (nothing waits: it carries what the encoder makes, 100 kbit/s), then
+        // congested at 800: the first second of congestion measures 800, not a mix.
+        var run = Self.congestedRun(linkKbps: 100)
+        run.links[0].queuedMilliseconds = 0
+        run.run(seconds: 1.5)
+        let congestedAt = run.now
+        run.links[0].kbps = 800
+        run.links[0].queuedMilliseconds = 300
+        run.run(seconds: 2)
+        #expect(run.changes.map(\.change) == [.lowered(from: 1200, to: 800, output: "rtmp://a/live/****", sendKbps: 800)])
+        // One second of busy intervals: from the first busy sample, 0.1 s after congestion began.
+        #expect(run.changes.first?.at == congestedAt + Self.second + Self.tick)
+    }
+
     @Test func aQueueWithNothingInTheSocketIsNotTheLinksFault() {
         // The publisher thread fell behind (CPU), the kernel sent everything: not congestion.
         var run = Self.congestedRun(linkKbps: 400)
@@ -103,7 +132,7 @@ struct AdaptiveBitrateControllerTests {
             links[0].queuedMilliseconds = 800
         }
         let busyThread = AdaptiveBitrateController.Observation(
-            id: 1, name: "x", link: LinkSample(connection: 1, bytesAcked: 10, queuedMilliseconds: 800, socketBacklogged: false))
+            id: 1, name: "x", link: LinkSample(connection: 1, bytesAcked: 10, queuedMilliseconds: 800, unsentBytes: 0))
         var controller = AdaptiveBitrateController(ceilingKbps: 1200, floorKbps: 300)
         var changes: [AdaptiveBitrateController.Change] = []
         for step in 1...50 {
