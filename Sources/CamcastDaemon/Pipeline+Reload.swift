@@ -73,8 +73,12 @@ extension Pipeline {
             }
         }
         if let floor = plan.adaptiveBitrateFloorKbps {
+            let toggled = (floor == nil) != (running.adaptiveBitrateFloorKbps == nil)
             running.adaptiveBitrateFloorKbps = floor
-            outcome.applied.append(floor.map { "adaptive bitrate from \($0) kbit/s" } ?? "adaptive bitrate off")
+            // The default floor follows the bitrate: then it is part of the bitrate change.
+            if toggled || plan.bitrateKbps == nil {
+                outcome.applied.append(floor.map { "adaptive bitrate from \($0) kbit/s" } ?? "adaptive bitrate off")
+            }
         }
         if let interval = plan.keyframeInterval {
             do {
