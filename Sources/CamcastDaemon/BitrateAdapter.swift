@@ -36,8 +36,8 @@ struct BitrateAdapter: Service {
             let now = MonotonicTime.now().nanoseconds
             guard let floor else {
                 // Off, or turned off by a reload: back to the configured bitrate once.
-                if controller != nil, applied != ceiling {
-                    await set(ceiling, on: stages, reason: "adaptive bitrate off")
+                if controller != nil, applied != ceiling, await set(ceiling, on: stages) {
+                    logger.info("bitrate \(ceiling) kbit/s: adaptive bitrate off")
                 }
                 controller = nil
                 control.counters.adaptedKbps.store(0, ordering: .relaxed)
@@ -51,7 +51,8 @@ struct BitrateAdapter: Service {
             guard var current = controller else { continue }
             if current.ceilingKbps != ceiling || current.floorKbps != min(floor, ceiling) {
                 let target = current.setCeiling(ceiling, floorKbps: floor, at: now)
-                if target != applied, await set(target, on: stages, reason: "configured bitrate \(ceiling) kbit/s") {
+                if target != applied, await set(target, on: stages) {
+                    logger.info("bitrate \(applied) → \(target) kbit/s: the configured bitrate is \(ceiling) kbit/s")
                     applied = target
                 }
             }
@@ -60,8 +61,11 @@ struct BitrateAdapter: Service {
                     id: Int(bitPattern: UInt(bitPattern: ObjectIdentifier(output))), name: output.name, link: output.link)
             }
             if let change = current.observe(observations, at: now) {
-                let (target, reason) = Self.describe(change)
-                if await set(target, on: stages, reason: reason) { applied = target }
+                let (target, message) = Self.describe(change)
+                if await set(target, on: stages) {
+                    logger.notice("\(message)")
+                    applied = target
+                }
             }
             controller = current
             control.counters.adaptedKbps.store(applied, ordering: .relaxed)
@@ -79,8 +83,8 @@ struct BitrateAdapter: Service {
     }
 
     /// Sets the encoder's bitrate off the cooperative pool (the encoder's lock may be held for
-    /// a picture's encode) and logs it; false if the encoder refused.
-    private func set(_ kbps: Int, on stages: PipelineStages, reason: String) async -> Bool {
+    /// a picture's encode); false, with a warning, if the encoder refused.
+    private func set(_ kbps: Int, on stages: PipelineStages) async -> Bool {
         let encoder = stages.encoder
         let failure = await Pipeline.offThePool { () -> String? in
             do {
@@ -93,11 +97,6 @@ struct BitrateAdapter: Service {
         if let failure {
             logger.warning("could not change the bitrate", metadata: ["kbps": "\(kbps)", "error": "\(failure)"])
             return false
-        }
-        if reason.hasPrefix("bitrate ") {
-            logger.notice("\(reason)")
-        } else {
-            logger.info("bitrate \(kbps) kbit/s: \(reason)")
         }
         return true
     }

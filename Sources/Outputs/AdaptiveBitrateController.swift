@@ -56,9 +56,12 @@ package struct AdaptiveBitrateController: Sendable {
         var connection: Int
         var samples: [(at: UInt64, bytesAcked: UInt64, busy: Bool)] = []
 
-        /// kbit/s the link carried while it was busy (data waiting at both ends of an interval),
-        /// once such intervals add up to the minimum window. Time the link idled for want of
-        /// data says nothing about what it can carry.
+        /// kbit/s the link is known to carry, once it was busy (data waiting at both ends of an
+        /// interval) for at least the minimum window: the larger of its rate over those busy
+        /// intervals and its rate over the whole window. Both are rates it really delivered. The
+        /// first sees a link's full capacity at once after a drop (time it idled for want of data
+        /// says nothing about what it can carry); the second keeps a moment of TCP loss recovery
+        /// inside the window (a probe above capacity) from reading as the link's capacity.
         var kbps: Int? {
             var bytes: UInt64 = 0
             var nanoseconds: UInt64 = 0
@@ -67,9 +70,13 @@ package struct AdaptiveBitrateController: Sendable {
                 bytes += later.bytesAcked - earlier.bytesAcked
                 nanoseconds += later.at - earlier.at
             }
-            guard nanoseconds >= AdaptiveBitrateController.minimumWindowNanoseconds else { return nil }
+            guard nanoseconds >= AdaptiveBitrateController.minimumWindowNanoseconds,
+                let first = samples.first, let last = samples.last, last.bytesAcked >= first.bytesAcked
+            else { return nil }
             // bits per millisecond = kbit/s
-            return Int(bytes * 8 * 1_000_000 / nanoseconds)
+            let busy = bytes * 8 * 1_000_000 / nanoseconds
+            let whole = (last.bytesAcked - first.bytesAcked) * 8 * 1_000_000 / (last.at - first.at)
+            return Int(max(busy, whole))
         }
 
         mutating func append(at now: UInt64, bytesAcked: UInt64, busy: Bool) {

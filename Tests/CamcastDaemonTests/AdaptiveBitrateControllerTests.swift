@@ -1,4 +1,5 @@
 import Testing
+@testable import CamcastDaemon
 @testable import Outputs
 
 /// The controller against scripted links on a scripted clock: each output is a link of a given
@@ -123,6 +124,19 @@ struct AdaptiveBitrateControllerTests {
         #expect(run.changes.map(\.change) == [.lowered(from: 1200, to: 800, output: "rtmp://a/live/****", sendKbps: 800)])
         // One second of busy intervals: from the first busy sample, 0.1 s after congestion began.
         #expect(run.changes.first?.at == congestedAt + Self.second + Self.tick)
+    }
+
+    @Test func aMomentOfLossRecoveryIsNotTheLinksCapacity() {
+        // 1 s carrying the encoder's 560 with nothing waiting, then 1 s congested at 280 (TCP
+        // recovering from a loss burst): over the window (0.1 … 2.1 s) the link delivered
+        // (0.9 × 560 + 1.1 × 280) / 2 = 406, not the 280 of its busy moments alone.
+        var run = Self.congestedRun(linkKbps: 560, ceiling: 620)
+        run.links[0].queuedMilliseconds = 0
+        run.run(seconds: 1)
+        run.links[0].kbps = 280
+        run.links[0].queuedMilliseconds = 300
+        run.run(seconds: 1.1)
+        #expect(run.changes.map(\.change) == [.lowered(from: 620, to: 400, output: "rtmp://a/live/****", sendKbps: 406)])
     }
 
     @Test func aQueueWithNothingInTheSocketIsNotTheLinksFault() {
@@ -259,5 +273,12 @@ struct AdaptiveBitrateControllerTests {
         #expect(run.controller.floorKbps == 200)
         run.run(seconds: 10)
         #expect(run.controller.currentKbps == 200)
+    }
+
+    /// The log line of each change, as the issue words it.
+    @Test func eachChangeIsOneLine() {
+        #expect(BitrateAdapter.describe(.lowered(from: 1200, to: 500, output: "rtmp://a/live/****", sendKbps: 520)) == (
+            500, "bitrate lowered 1200 → 500 kbit/s: output rtmp://a/live/**** sends 520 kbit/s"))
+        #expect(BitrateAdapter.describe(.raised(from: 500, to: 620)) == (620, "bitrate raised 500 → 620 kbit/s: no output congested"))
     }
 }
