@@ -41,6 +41,12 @@ package struct AdaptiveBitrateController: Sendable {
     /// …and at most this much (older samples are forgotten).
     static let maximumWindowNanoseconds: UInt64 = 2_000_000_000
 
+    /// After a lowering, the link first carries what was encoded at the old bitrate, often still
+    /// recovering from the losses that made it slow: the next lowering waits this long…
+    static let settleNanoseconds: UInt64 = 2_000_000_000
+    /// …unless this much media waits, on its way to the send queue's overflow.
+    static let urgentMilliseconds: Int64 = 1000
+
     /// The configured bitrate: never exceeded.
     package private(set) var ceilingKbps: Int
     package private(set) var floorKbps: Int
@@ -49,6 +55,8 @@ package struct AdaptiveBitrateController: Sendable {
     /// When the next step up may come; nil at the ceiling.
     private var nextRaise: UInt64?
     private var histories: [Int: History] = [:]
+    /// When the bitrate was last lowered.
+    private var loweredAt: UInt64?
 
     /// Acknowledged byte counts of one connection over the measuring window, oldest first, and
     /// whether the kernel held unsent bytes then (the link, not the encoder, set the pace).
@@ -106,7 +114,7 @@ package struct AdaptiveBitrateController: Sendable {
         let present = Set(observations.map(\.id))
         histories = histories.filter { present.contains($0.key) }
         var congested = false
-        var slowest: (name: String, kbps: Int)?
+        var slowest: (name: String, kbps: Int, waiting: Int64)?
         for observation in observations {
             guard let link = observation.link else {
                 histories[observation.id] = nil
@@ -118,21 +126,25 @@ package struct AdaptiveBitrateController: Sendable {
             }
             history.append(at: now, bytesAcked: link.bytesAcked, busy: link.unsentBytes > 0)
             histories[observation.id] = history
-            guard waitingMilliseconds(link) >= Self.triggerMilliseconds else { continue }
+            let waiting = waitingMilliseconds(link)
+            guard waiting >= Self.triggerMilliseconds else { continue }
             congested = true
             if let kbps = history.kbps, kbps < slowest?.kbps ?? .max {
-                slowest = (observation.name, kbps)
+                slowest = (observation.name, kbps, waiting)
             }
         }
 
         if congested {
             if currentKbps < ceilingKbps { nextRaise = now + Self.raiseIntervalNanoseconds }
             guard let slowest else { return nil }
+            let settled = loweredAt.map { now - $0 >= Self.settleNanoseconds } ?? true
+            guard settled || slowest.waiting >= Self.urgentMilliseconds else { return nil }
             // Rounded down, so that the link has room to drain what waits.
             let target = max(floorKbps, slowest.kbps / 100 * 100)
             guard target < currentKbps else { return nil }
             let from = currentKbps
             currentKbps = target
+            loweredAt = now
             nextRaise = now + Self.raiseIntervalNanoseconds
             for id in histories.keys { histories[id]?.restart() }
             return .lowered(from: from, to: target, output: slowest.name, sendKbps: slowest.kbps)

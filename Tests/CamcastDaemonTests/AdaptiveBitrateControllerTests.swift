@@ -139,6 +139,29 @@ struct AdaptiveBitrateControllerTests {
         #expect(run.changes.map(\.change) == [.lowered(from: 620, to: 400, output: "rtmp://a/live/****", sendKbps: 406)])
     }
 
+    @Test func aSecondLoweringWaitsForTheLinkToSettleUnlessAlmostASecondWaits() {
+        // Lowered to 500; the link then carries only 300 while it drains the old backlog.
+        var run = Self.congestedRun(linkKbps: 590, floor: 100)
+        run.run(seconds: 1.1)
+        let loweredAt = run.now
+        run.links[0].kbps = 300
+        run.run(seconds: 1.8)
+        #expect(run.changes.count == 1, "no second lowering within 2 s")
+        run.run(seconds: 0.2)
+        #expect(run.changes.last?.change == .lowered(from: 500, to: 300, output: "rtmp://a/live/****", sendKbps: 300))
+        #expect(run.changes.last?.at == loweredAt + 2 * Self.second)
+
+        // With a second of media waiting, at once (after its one second of measurement).
+        var urgent = Self.congestedRun(linkKbps: 590, floor: 100)
+        urgent.run(seconds: 1.1)
+        let urgentLoweredAt = urgent.now
+        urgent.links[0].kbps = 300
+        urgent.links[0].queuedMilliseconds = 1000
+        urgent.run(seconds: 1.1)
+        #expect(urgent.changes.map(\.change).last == .lowered(from: 500, to: 300, output: "rtmp://a/live/****", sendKbps: 300))
+        #expect(urgent.changes.last?.at == urgentLoweredAt + Self.second)
+    }
+
     @Test func aQueueWithNothingInTheSocketIsNotTheLinksFault() {
         // The publisher thread fell behind (CPU), the kernel sent everything: not congestion.
         var run = Self.congestedRun(linkKbps: 400)
