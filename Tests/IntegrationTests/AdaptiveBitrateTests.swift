@@ -39,15 +39,16 @@ struct AdaptiveBitrateTests {
         let lowered = lines.filter { $0.contains("bitrate lowered") }
         #expect(!lowered.isEmpty, "the bitrate was never lowered: \(result.stderr)")
 
+        let skipped = Int(CamcastLog.value("skipped", in: stopped) ?? "") ?? -1
         let recording = server.recording(Self.streamKey)
         let check = try ResumedStreamCheck(recording)
-        #expect(check.problems.isEmpty, "\(check.problems)")
+        #expect(Self.sendProblems(check, skippedAtSource: skipped).isEmpty, "\(check.problems); \(stopped)")
         let packets = try ProbedVideo.packets(recording)
         // Stream time runs a little behind the wall clock the throttle was lifted by (the
         // first frame comes after "streaming"): one second of margin on each side.
         let throttledEnd = ProbedVideo.kbps(packets, in: 19_000...29_000)
         let freeEnd = ProbedVideo.kbps(packets, in: 50_000...59_900)
-        let summary = "received \(packets.count) of \(frames) frames; last 10 s throttled \(Int(throttledEnd)) kbit/s, "
+        let summary = "received \(packets.count) of \(frames) frames (\(skipped) skipped at the source); last 10 s throttled \(Int(throttledEnd)) kbit/s, "
             + "last 10 s free \(Int(freeEnd)) kbit/s; changes: \(lowered.count) lowered, "
             + "\(lines.filter { $0.contains("bitrate raised") }.count) raised"
         #expect(frames > 1700, "\(summary)")
@@ -56,6 +57,13 @@ struct AdaptiveBitrateTests {
         #expect(freeEnd > 1000, "\(summary)")
         print("AdaptiveBitrateTests: \(summary)")
         for line in lines where line.contains("bitrate") { print("AdaptiveBitrateTests log: \(line)") }
+    }
+
+    /// The recording's problems that the sending side made. On a loaded machine the source may
+    /// skip frames the encoder could not take in time: a hole in the timestamps that the encoder
+    /// codes like any other interval, not a drop, so a hole is a problem only when none were skipped.
+    static func sendProblems(_ check: ResumedStreamCheck, skippedAtSource: Int) -> [String] {
+        check.problems.filter { skippedAtSource == 0 || !$0.contains("after a hole") }
     }
 
     /// Two RTMP outputs, only one of them throttled: the encoder runs at what the slow one
@@ -92,10 +100,12 @@ struct AdaptiveBitrateTests {
         // The change names the slow output (by its redacted URL, never its key).
         #expect(lowered.allSatisfy { $0.contains(":\(slow.port)/") }, "\(lowered)")
 
+        let stopped = lines.first { $0.contains(" stopped ") } ?? ""
+        let skipped = Int(CamcastLog.value("skipped", in: stopped) ?? "") ?? -1
         for server in [fast, slow] {
             let recording = server.recording(Self.streamKey)
             let check = try ResumedStreamCheck(recording)
-            #expect(check.problems.isEmpty, "\(check.problems)")
+            #expect(Self.sendProblems(check, skippedAtSource: skipped).isEmpty, "\(check.problems); \(stopped)")
             let packets = try ProbedVideo.packets(recording)
             let lastTen = ProbedVideo.kbps(packets, in: 29_000...39_000)
             // The fast output gets what the slow link carries, not the configured 1200.
