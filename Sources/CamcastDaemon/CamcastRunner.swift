@@ -11,7 +11,7 @@ import ServiceLifecycle
 ///
 /// Around the pipeline it runs the daemon's side: signals (SIGTERM/SIGINT stop gracefully, a
 /// second one exits at once, SIGHUP reloads), systemd notifications (READY, STATUS, RELOADING,
-/// STOPPING, WATCHDOG) and the periodic status line.
+/// STOPPING, WATCHDOG), the periodic status line and adaptive bitrate (`BitrateAdapter`).
 public enum CamcastRunner {
     /// A graceful stop that takes longer than this is cut short (exit 1). Below systemd's
     /// TimeoutStopSec=20 in the units, so the daemon ends itself before systemd has to SIGKILL it.
@@ -41,6 +41,7 @@ public enum CamcastRunner {
         let status = StatusReporter(
             notifier: notifier, control: control, logger: logger, initialIntervalSeconds: resolved.settings.statusIntervalSeconds)
         let watchdog = Watchdog(notifier: notifier, control: control, logger: logger)
+        let adapter = BitrateAdapter(control: control, logger: logger)
         // Shut down in reverse order: the watchdog and the status line end first, the pipeline
         // (flush, drains, end-of-sequence tags) last. The pipeline ending (a duration, a source at
         // its end) shuts the others down; they may end early themselves (no systemd watchdog).
@@ -50,6 +51,7 @@ public enum CamcastRunner {
                     .init(service: pipeline, successTerminationBehavior: .gracefullyShutdownGroup),
                     .init(service: status, successTerminationBehavior: .ignore),
                     .init(service: watchdog, successTerminationBehavior: .ignore),
+                    .init(service: adapter, successTerminationBehavior: .ignore),
                 ],
                 logger: logger))
         let reloads = ReloadCoordinator(

@@ -9,6 +9,10 @@ public struct CommandLineSettings: Sendable {
     public var bitrateKbps: Int?
     /// `--codec h264|h265`.
     public var codec: String?
+    /// `--min-bitrate KBPS`: adaptive bitrate's floor (config `encoder.min_bitrate_kbps`).
+    public var minBitrateKbps: Int?
+    /// `--no-adaptive-bitrate`: config `encoder.adaptive_bitrate: false`.
+    public var noAdaptiveBitrate: Bool = false
     public var keyframeIntervalSeconds: Double?
     public var preset: String?
     public var profile: String?

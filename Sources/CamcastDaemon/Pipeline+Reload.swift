@@ -73,7 +73,13 @@ extension Pipeline {
                 outcome.failures.append("codec \(codec.rawValue): \(error)")
             }
         }
-        if let kbps = plan.bitrateKbps {
+        let adaptive = (plan.adaptiveBitrateFloorKbps ?? running.adaptiveBitrateFloorKbps) != nil
+        if let kbps = plan.bitrateKbps, adaptive {
+            // The bitrate adapter alone sets the encoder while it is on: the new bitrate is its
+            // ceiling, taken at its next round (within 100 ms).
+            outcome.applied.append("bitrate \(running.encoder.bitrateKbps) → \(kbps) kbit/s")
+            running.encoder.bitrateKbps = kbps
+        } else if let kbps = plan.bitrateKbps {
             do {
                 // Live, no new keyframe: the session runs x264 with maxrate = average, the one
                 // setting in which x264_encoder_reconfig moves the average too.
@@ -82,6 +88,14 @@ extension Pipeline {
                 running.encoder.bitrateKbps = kbps
             } catch {
                 outcome.failures.append("bitrate: \(error)")
+            }
+        }
+        if let floor = plan.adaptiveBitrateFloorKbps {
+            let toggled = (floor == nil) != (running.adaptiveBitrateFloorKbps == nil)
+            running.adaptiveBitrateFloorKbps = floor
+            // The default floor follows the bitrate: then it is part of the bitrate change.
+            if toggled || plan.bitrateKbps == nil {
+                outcome.applied.append(floor.map { "adaptive bitrate from \($0) kbit/s" } ?? "adaptive bitrate off")
             }
         }
         if let interval = plan.keyframeInterval {

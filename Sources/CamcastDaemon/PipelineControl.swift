@@ -47,6 +47,8 @@ public final class PipelineControl: Sendable {
         snapshot.placeholderReason = source?.placeholderReason
         let sent = running.currentOutputs.map(\.statistics).filter { !$0.isComplete }.map(\.sentFrames)
         snapshot.framesSent = sent.min() ?? 0
+        let adapted = counters.adaptedKbps.load(ordering: .relaxed)
+        snapshot.adaptedKbps = settings.adaptiveBitrateFloorKbps != nil && adapted > 0 ? adapted : nil
         for output in running.currentOutputs {
             let statistics = output.statistics
             snapshot.queuedPackets += statistics.queuedPackets
@@ -55,6 +57,9 @@ public final class PipelineControl: Sendable {
         }
         return snapshot
     }
+
+    /// The running stages, for the bitrate adapter; nil while the pipeline is not running.
+    var runningStages: PipelineStages? { stages.withLock { $0?.stages } }
 
     /// How often the status line is wanted now (a reload may change it).
     var statusIntervalSeconds: Double? {

@@ -25,4 +25,6 @@ struct PipelineSnapshot: Sendable, Equatable {
     /// a file): "out" on the status line. The slowest output, so that a server dropping every
     /// frame shows as "out 0.0 fps", not as the encoder's rate (issue 14 #14).
     var framesSent = 0
+    /// The bitrate adaptive bitrate runs the encoder at; nil while it is off.
+    var adaptedKbps: Int?
 }

@@ -4,7 +4,7 @@ import Encoder
 /// is touched: the least that has to restart for the new file to take effect.
 ///
 /// - bitrate and keyframe interval: applied to the running encoder (`x264_encoder_reconfig`);
-///   no output reconnects.
+///   no output reconnects. With adaptive bitrate on, the bitrate is the adapter's new ceiling.
 /// - outputs: the ones removed or changed are closed (with their end-of-sequence tag), new ones
 ///   are opened; the others keep streaming. A change to the RTMP network, queue or reconnect
 ///   settings counts as a change to every RTMP output (each is reopened with them).
@@ -23,6 +23,9 @@ struct ReloadPlan: Equatable {
     var outputsToClose: [OutputTarget] = []
     var outputsToOpen: [OutputTarget] = []
     var statusIntervalSeconds: Double?
+    /// `encoder.adaptive_bitrate` or its floor changed: the new values go into the running
+    /// settings, where the bitrate adapter reads them.
+    var adaptiveBitrateFloorKbps: Int??
     /// `reconnect.*` changed (applied by reopening every RTMP output).
     var reconnectChanged = false
     /// Changed keys that take effect only when the daemon restarts.
@@ -44,6 +47,9 @@ struct ReloadPlan: Equatable {
             keyframeInterval = KeyframeInterval(seconds: after.keyframeIntervalSeconds, frames: after.keyframeIntervalFrames)
         }
         needsRestart = Self.restartOnlyChanges(before, after)
+        if new.adaptiveBitrateFloorKbps != old.adaptiveBitrateFloorKbps {
+            adaptiveBitrateFloorKbps = .some(new.adaptiveBitrateFloorKbps)
+        }
 
         if old.source != new.source && !needsRestart.contains("source.size") && !needsRestart.contains("source.fps") {
             restartSource = true
@@ -66,6 +72,7 @@ struct ReloadPlan: Equatable {
     var isEmpty: Bool {
         bitrateKbps == nil && keyframeInterval == nil && codec == nil && !restartSource && outputsToClose.isEmpty
             && outputsToOpen.isEmpty && statusIntervalSeconds == nil && needsRestart.isEmpty && !reconnectChanged
+            && adaptiveBitrateFloorKbps == nil
     }
 
     /// The encoder properties that cannot change in a running x264 session, by config key.

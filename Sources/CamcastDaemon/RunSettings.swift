@@ -50,6 +50,9 @@ public struct RunSettings: Sendable {
     public var reconnect = ReconnectPolicy()
     /// On stop, how long outputs may take to send what they still hold.
     public var stopDrainSeconds: Double = 5
+    /// Adaptive bitrate's floor (config `encoder.min_bitrate_kbps`); nil when adaptive bitrate is
+    /// off (`encoder.adaptive_bitrate: false`). The ceiling is `encoder.bitrateKbps`.
+    public var adaptiveBitrateFloorKbps: Int?
     /// How often the one-line status is logged.
     public var statusIntervalSeconds: Double = 30
 

@@ -68,6 +68,8 @@ enum SettingsResolver {
         overrides["source.fps"] = flags.fps
         overrides["encoder.codec"] = flags.codec
         overrides["encoder.bitrate_kbps"] = flags.bitrateKbps.map(String.init)
+        overrides["encoder.min_bitrate_kbps"] = flags.minBitrateKbps.map(String.init)
+        if flags.noAdaptiveBitrate { overrides["encoder.adaptive_bitrate"] = "false" }
         overrides["encoder.keyframe_interval_seconds"] = flags.keyframeIntervalSeconds.map { "\($0)" }
         overrides["encoder.preset"] = flags.preset
         overrides["encoder.profile"] = flags.profile
@@ -142,6 +144,7 @@ enum SettingsResolver {
             factor: config.reconnect.factor, maxDelaySeconds: config.reconnect.maxDelaySeconds,
             maxAttempts: config.reconnect.maxAttempts, healthyAfterSeconds: config.reconnect.healthyAfterSeconds)
         settings.statusIntervalSeconds = config.status.intervalSeconds
+        settings.adaptiveBitrateFloorKbps = config.encoder.adaptiveBitrate ? config.encoder.effectiveMinBitrateKbps : nil
         let level = Logger.Level(rawValue: config.logging.level.rawValue) ?? .info
         // librtmp formats every property of every server reply at its debug level, at a CPU cost
         // the server controls: only when the user asked for the most detailed log.

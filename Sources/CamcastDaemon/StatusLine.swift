@@ -8,6 +8,9 @@
 /// and, while placeholders stand in for the camera, starting with what is wrong, where an
 /// operator looks first: `[camera gone] 1280x720 in 30.0 fps …`.
 ///
+/// With adaptive bitrate on, `abr N` after the rates is the bitrate the encoder runs at now
+/// (kbit/s), at most the configured one after the slash: `520/1200 kbit/s abr 500 queue …`.
+///
 /// Rates are over the time between the two snapshots: what happened lately, not since start.
 /// "dropped" counts every frame lost since start: by the camera's driver, skipped at the source,
 /// dropped by a congested output.
@@ -25,7 +28,7 @@ struct StatusLine {
         let dropped = current.droppedFrames + current.skippedAtSource + current.droppedByDriver
         let trouble = current.placeholderReason.map { "[\($0)] " } ?? ""
         return "\(trouble)\(current.size) in \(Self.oneDecimal(fpsIn)) fps out \(Self.oneDecimal(fpsOut)) fps "
-            + "\(kbps)/\(current.targetKbps) kbit/s queue \(current.queuedPackets) dropped \(dropped) "
+            + "\(kbps)/\(current.targetKbps) kbit/s \(current.adaptedKbps.map { "abr \($0) " } ?? "")queue \(current.queuedPackets) dropped \(dropped) "
             + "reconnects \(current.reconnects) outputs \(current.outputs) up \(Self.duration(uptimeSeconds))"
     }
 

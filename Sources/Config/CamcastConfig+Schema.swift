@@ -59,6 +59,8 @@ extension CamcastConfig {
             ("encoder", [
                 .choice("codec", \.encoder.codec),
                 .integer("bitrate_kbps", \.encoder.bitrateKbps, 50...100_000),
+                .flag("adaptive_bitrate", \.encoder.adaptiveBitrate),
+                .optionalInteger("min_bitrate_kbps", \.encoder.minBitrateKbps, 50...100_000),
                 .number("max_rate_factor", \.encoder.maxRateFactor, 1.0...4.0),
                 .number("rate_window_seconds", \.encoder.rateWindowSeconds, 0.1...10),
                 .number("keyframe_interval_seconds", \.encoder.keyframeIntervalSeconds, 0.1...60),

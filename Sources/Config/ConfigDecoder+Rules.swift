@@ -4,6 +4,7 @@ extension ConfigDecoder {
     mutating func checkCombinations() {
         checkSource()
         checkEncoder()
+        checkAdaptiveBitrate()
         let reconnect = config.reconnect
         if reconnect.maxDelaySeconds < reconnect.initialDelaySeconds {
             report("reconnect.max_delay_seconds", at: place("reconnect.max_delay_seconds", "reconnect.initial_delay_seconds"),
@@ -99,6 +100,14 @@ extension ConfigDecoder {
                    "\(ValueText.quoted(path)) names a raw \(other == ".h264" ? "H.264" : "H.265") file but encoder.codec is \(codec.rawValue); "
                    + "name it \(wanted) or set encoder.codec: \(other == ".h264" ? "h264" : "h265")")
         }
+    }
+
+    /// The floor of adaptive bitrate lies below the ceiling it adapts from.
+    private mutating func checkAdaptiveBitrate() {
+        let encoder = config.encoder
+        guard let floor = encoder.minBitrateKbps, floor > encoder.bitrateKbps else { return }
+        report("encoder.min_bitrate_kbps", at: place("encoder.min_bitrate_kbps", "encoder.bitrate_kbps"),
+               "\(floor) is above encoder.bitrate_kbps (\(encoder.bitrateKbps)); the floor must not exceed the bitrate")
     }
 
     /// Where the first of `keyPaths` that was given was written.

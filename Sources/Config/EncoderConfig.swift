@@ -31,6 +31,12 @@ extension CamcastConfig {
         public var codec: Codec = .h264
         /// `encoder.bitrate_kbps`: average bitrate (x264 ABR, `rc.i_bitrate`).
         public var bitrateKbps: Int = 2500
+        /// `encoder.adaptive_bitrate`: the bitrate follows what the slowest RTMP output carries,
+        /// between `min_bitrate_kbps` and `bitrate_kbps` (the ceiling).
+        public var adaptiveBitrate: Bool = true
+        /// `encoder.min_bitrate_kbps`: the floor of adaptive bitrate; nil = a quarter of
+        /// `bitrate_kbps` (at least 50). Below it the send queue drops up to the next keyframe.
+        public var minBitrateKbps: Int?
         /// `encoder.max_rate_factor`: VBV max rate as a multiple of the average (seeds use 1.5).
         public var maxRateFactor: Double = 1.5
         /// `encoder.rate_window_seconds`: the VBV buffer, in seconds at the max rate.
@@ -57,6 +63,11 @@ extension CamcastConfig {
         public var scaling: Scaling = .fit
 
         public init() {}
+
+        /// The floor adaptive bitrate uses: `min_bitrate_kbps`, or a quarter of the bitrate.
+        public var effectiveMinBitrateKbps: Int {
+            minBitrateKbps ?? min(bitrateKbps, max(50, bitrateKbps / 4))
+        }
 
         /// The H.264 levels `encoder.level` accepts, as written in the spec's Table A-1.
         public static let levels = ["1", "1.1", "1.2", "1.3", "2", "2.1", "2.2", "3", "3.1", "3.2",

@@ -96,6 +96,19 @@ package final class RTMPOutput: StreamOutput {
             reconnects: reconnects.load(ordering: .relaxed), sentFrames: sentFrames.load(ordering: .relaxed))
     }
 
+    /// The live connection as the kernel sees it, for adaptive bitrate; nil while connecting,
+    /// backing off or finished. Safe from any thread: tcp_info is read on the watch's own
+    /// duplicate of the socket.
+    package var link: LinkSample? {
+        guard let watch = state.withLock({ state -> RTMPConnectionWatch? in
+            if case .streaming = state { return state.watch }
+            return nil
+        }), let progress = watch.progress() else { return nil }
+        return LinkSample(
+            connection: attempts.load(ordering: .relaxed), bytesAcked: progress.bytesAcked,
+            queuedMilliseconds: queue.spanMilliseconds, unsentBytes: Int(progress.notSentBytes))
+    }
+
     /// Starts the publisher and watchdog threads and returns at once: the first attempt runs in
     /// the background. Throws only if a thread cannot start.
     package func open() throws(OutputFailure) {

@@ -177,6 +177,15 @@ final class SendQueue: @unchecked Sendable {
         skipReason = .reconnect
     }
 
+    /// Media time (ms) from the oldest to the newest packet waiting: how far behind the
+    /// connection is (adaptive bitrate's trigger). 0 when at most one packet waits.
+    var spanMilliseconds: Int64 {
+        condition.lock()
+        defer { condition.unlock() }
+        guard packets.count - head > 1, let newest = packets.last else { return 0 }
+        return newest.captureTime - packets[head].captureTime
+    }
+
     var count: Int {
         condition.lock()
         defer { condition.unlock() }

@@ -18,4 +18,11 @@ package protocol StreamOutput: AnyObject, Sendable {
     func finish(endTime: Int64, drainSeconds: Double)
     /// Queue, drop and reconnect figures for the status line (see OutputStatistics.swift).
     var statistics: OutputStatistics { get }
+    /// What the output's network connection carries now (adaptive bitrate); nil by default.
+    var link: LinkSample? { get }
+}
+
+extension StreamOutput {
+    /// Outputs without a network connection (files) constrain no bitrate.
+    package var link: LinkSample? { nil }
 }

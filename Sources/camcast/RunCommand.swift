@@ -26,6 +26,12 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Average video bitrate in kbit/s (default 2500).")
     var bitrate: Int?
 
+    @Option(name: .customLong("min-bitrate"), help: "Adaptive bitrate's floor in kbit/s (default a quarter of --bitrate, at least 50).")
+    var minBitrate: Int?
+
+    @Flag(name: .customLong("no-adaptive-bitrate"), help: "Keep --bitrate whatever the RTMP outputs carry; a slow link then drops up to the next keyframe.")
+    var noAdaptiveBitrate = false
+
     @Option(name: .customLong("keyint-seconds"), help: "Longest time between keyframes, seconds (default 2).")
     var keyintSeconds: Double?
 
@@ -81,6 +87,8 @@ struct RunCommand: AsyncParsableCommand {
         flags.connectTimeoutSeconds = connectTimeout
         flags.sendTimeoutSeconds = sendTimeout
         flags.tlsCAFile = tlsCAFile
+        flags.minBitrateKbps = minBitrate
+        flags.noAdaptiveBitrate = noAdaptiveBitrate
         let exitCode = await CamcastRunner.run(flags)
         if exitCode != 0 { throw ExitCode(exitCode) }
     }

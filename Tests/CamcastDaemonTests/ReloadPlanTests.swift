@@ -34,6 +34,24 @@ import Testing
         #expect(plan.needsRestart.isEmpty)
     }
 
+    /// Adaptive bitrate's switch and floor go into the running settings (the adapter reads them
+    /// there); no output reconnects, nothing restarts.
+    @Test func adaptiveBitrateChangesApplyWithoutRestartingAnything() {
+        var old = Self.settings()
+        old.adaptiveBitrateFloorKbps = 625
+        var floor = old
+        floor.adaptiveBitrateFloorKbps = 300
+        let lowered = ReloadPlan(from: old, to: floor)
+        #expect(lowered.adaptiveBitrateFloorKbps == .some(300))
+        #expect(!lowered.isEmpty)
+        var off = old
+        off.adaptiveBitrateFloorKbps = nil
+        let switchedOff = ReloadPlan(from: old, to: off)
+        #expect(switchedOff.adaptiveBitrateFloorKbps == .some(nil))
+        #expect(switchedOff.outputsToClose.isEmpty && switchedOff.outputsToOpen.isEmpty && switchedOff.needsRestart.isEmpty)
+        #expect(ReloadPlan(from: old, to: old).adaptiveBitrateFloorKbps == nil)
+    }
+
     @Test func onlyTheOutputsThatChangedAreClosedAndOpened() {
         let plan = ReloadPlan(from: Self.settings(), to: Self.settings(outputs: [Self.file, Self.otherKey]))
         // Same host and app, another stream key: a different output, though both log as …/live/****.

@@ -144,6 +144,22 @@ struct SendQueueTests {
         #expect(Self.drain(queue).map(FrameStream.number) == [5, 6])
     }
 
+    @Test("span: media time from the oldest to the newest waiting packet (adaptive bitrate's trigger)")
+    func span() {
+        let queue = SendQueue(maxSpanMilliseconds: 2000, requestKeyframe: {})
+        let stream = FrameStream(gop: 30)
+        #expect(queue.spanMilliseconds == 0)
+        queue.push(stream.packet(0))
+        #expect(queue.spanMilliseconds == 0, "one packet spans nothing")
+        for number in 1...10 { queue.push(stream.packet(number)) }
+        #expect(queue.spanMilliseconds == 330)
+        _ = queue.pop()
+        _ = queue.pop()
+        #expect(queue.spanMilliseconds == 264)
+        _ = Self.drain(queue)
+        #expect(queue.spanMilliseconds == 0)
+    }
+
     @Test("close wakes a waiting pop and a backoff wait")
     func closeWakesWaiters() {
         let queue = SendQueue(maxSpanMilliseconds: 2000, requestKeyframe: {})

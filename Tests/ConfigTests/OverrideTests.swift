@@ -93,8 +93,9 @@ import Config
     }
 
     @Test func everyKeyPathIsOverridable() throws {
-        #expect(CamcastConfig.overridableKeyPaths.count == 34)
+        #expect(CamcastConfig.overridableKeyPaths.count == 36)
         #expect(CamcastConfig.overridableKeyPaths.contains("encoder.codec"))
+        #expect(CamcastConfig.overridableKeyPaths.contains("encoder.min_bitrate_kbps"))
         #expect(CamcastConfig.overridableKeyPaths.first == "source.type")
         #expect(CamcastConfig.overridableKeyPaths.contains("encoder.keyframe_interval_seconds"))
         #expect(CamcastConfig.overridableKeyPaths.contains("status.interval_seconds"))

@@ -14,7 +14,9 @@ struct CongestionTests {
         let server = try RTMPServer(namespace: namespace)
         try namespace.throttle(rate: "300kbit", burst: "32kbit", latency: "400ms")
         let command = namespace.execPrefix + [
-            Project.camcastBinary.path, "run", "--size", "640x360", "--fps", "30", "--bitrate", "1000",
+            // A floor above the link: adaptive bitrate goes no lower, and the queue's drop up to
+            // the next keyframe stays the last resort below it.
+            Project.camcastBinary.path, "run", "--size", "640x360", "--fps", "30", "--bitrate", "1000", "--min-bitrate", "800",
             "--keyint-seconds", "2", "--duration", "20", "--output", server.url(app: "rec", name: Self.streamKey),
         ]
         let result = try ProcessRunner.run(command[0], Array(command.dropFirst()), timeout: 60)

@@ -48,6 +48,27 @@ final class NetworkNamespace {
         try run(["tc", "qdisc", "add", "dev", "lo", "root", "tbf", "rate", rate, "burst", burst, "latency", latency])
     }
 
+    /// Throttles only the traffic to `port` (client → server) with the same token bucket as
+    /// `throttle`: an htb root (this kernel has no prio qdisc) with two unlimited classes, the
+    /// second one chosen by a u32 filter on the destination port and shaped by a tbf leaf;
+    /// everything else (other servers, the ACKs back) goes through the first one unshaped.
+    func throttle(port: Int, rate: String, burst: String, latency: String) throws {
+        try run(["ip", "link", "set", "lo", "mtu", "1500"])
+        try run(["tc", "qdisc", "add", "dev", "lo", "root", "handle", "1:", "htb", "default", "10"])
+        for minor in ["10", "20"] {
+            try run(["tc", "class", "add", "dev", "lo", "parent", "1:", "classid", "1:\(minor)", "htb", "rate", "10gbit"])
+        }
+        try run(["tc", "qdisc", "add", "dev", "lo", "parent", "1:20", "handle", "20:", "tbf", "rate", rate, "burst", burst,
+                 "latency", latency])
+        try run(["tc", "filter", "add", "dev", "lo", "parent", "1:", "protocol", "ip", "prio", "1", "u32", "match", "ip",
+                 "dport", "\(port)", "0xffff", "flowid", "1:20"])
+    }
+
+    /// Lifts `throttle`: the link is free again.
+    func removeThrottle() throws {
+        try run(["tc", "qdisc", "del", "dev", "lo", "root"])
+    }
+
     private static func ip(_ arguments: [String]) throws {
         let result = try ProcessRunner.run("/usr/sbin/ip", arguments, timeout: 20)
         guard result.status == 0 else { throw HarnessError("ip \(arguments.joined(separator: " ")) failed: \(result.stderr)") }

@@ -1,0 +1,24 @@
+/// What one RTMP output's live connection carries at one moment, as the bitrate controller
+/// reads it: how much the kernel has seen acknowledged, and how much media waits behind it.
+package struct LinkSample: Sendable, Equatable {
+    /// Which connection of the output this is (1 for the first, then one more per reconnect): a
+    /// new connection's byte count starts again from zero.
+    package var connection: Int
+    /// Bytes the server has acknowledged over this connection (`tcpi_bytes_acked`): what the link
+    /// really carried, chunk headers and TLS records included.
+    package var bytesAcked: UInt64
+    /// Media time (ms) between the oldest and the newest packet waiting in the send queue.
+    package var queuedMilliseconds: Int64
+    /// Bytes written to the socket that the kernel has not sent yet (`tcpi_notsent_bytes`, at
+    /// most about TCP_NOTSENT_LOWAT): media that waits too, just past the send queue. Zero means
+    /// the link took everything written so far, so a queue is the publisher thread's, not the
+    /// link's.
+    package var unsentBytes: Int
+
+    package init(connection: Int, bytesAcked: UInt64, queuedMilliseconds: Int64, unsentBytes: Int) {
+        self.connection = connection
+        self.bytesAcked = bytesAcked
+        self.queuedMilliseconds = queuedMilliseconds
+        self.unsentBytes = unsentBytes
+    }
+}
