@@ -27,6 +27,11 @@ let package = Package(
         .systemLibrary(name: "CV4L2", providers: [.apt(["linux-libc-dev"])]),
         .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        // Sound: ALSA capture, libswresample for a WAV whose rate or channels differ, and libavcodec's
+        // native AAC encoder (libavutil comes with it: frames, channel layouts, error text).
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CSWResample", pkgConfig: "libswresample", providers: [.apt(["libswresample-dev"])]),
+        .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
 
         // Pure value types shared by the stages: frames, pixel formats, timestamps.
         .target(name: "Media"),
@@ -34,6 +39,12 @@ let package = Package(
         .target(
             name: "Capture",
             dependencies: ["Media", "CV4L2", "CTurboJPEG", .product(name: "Logging", package: "swift-log")]),
+        // Stage 1, sound: where PCM comes from (silence, a looped WAV file, an ALSA capture device).
+        .target(
+            name: "AudioCapture",
+            dependencies: ["Media", "CALSA", "CSWResample", .product(name: "Logging", package: "swift-log")]),
+        // Stage 2, sound: the AAC-LC encoder session (libavcodec's native encoder).
+        .target(name: "AudioEncoder", dependencies: ["Media", "CAVCodec", .product(name: "Logging", package: "swift-log")]),
         // Stage 2: the x264 encoder session (libyuv for pixel conversion).
         .target(name: "Encoder", dependencies: ["Media", "CX264", "CYUV", .product(name: "Logging", package: "swift-log")]),
         // Stage 3: FLV wire format, pure Swift (Media for the one EINTR-retrying syscall helper).
@@ -85,6 +96,12 @@ let package = Package(
         .testTarget(
             name: "CaptureTests",
             dependencies: ["Capture", "Encoder", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
+            name: "AudioCaptureTests",
+            dependencies: ["AudioCapture", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
+            name: "AudioEncoderTests",
+            dependencies: ["AudioEncoder", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Media", "TestSupport"]),
         // Daemon and output logic apart from processes: the RTMP output over a fake publisher,
         // reconnect schedule, send queue, dead-peer detection, reload plans, sd_notify datagrams,
