@@ -14,7 +14,11 @@ import Testing
 /// its own — a skew between the two starts shows up here as an offset, which is part of what is
 /// measured. The default run is 7 s; `CAMCAST_TEST_AV_SYNC_SECONDS=600` runs the ten real
 /// minutes (both sources are paced in real time; neither has a faster-than-real-time mode that
-/// keeps the two in step).
+/// keeps the two in step). Seen on 24 Nov (loaded 2-core machine): 10 minutes, 299 flashes, every
+/// beep within 0.7 ms of its flash but one flash whose first frame the source skipped (−33 ms).
+/// Also seen: under a starved CPU (a release build beside it) the WAV source stalled over 1 s and,
+/// by design of its clock, restarted its time line without skipping content, which moved every
+/// later beep 1.1 s after its flash — a file-pair artefact a real microphone does not have.
 @Suite(.serialized, .enabled(if: Environment.rtmpIntegrationEnabled, Environment.rtmpSkipReason))
 struct AVSyncTests {
     static let streamKey = "sYnC-kEy-2020"
@@ -64,10 +68,16 @@ struct AVSyncTests {
             return beep - flash
         }
         #expect(offsets.count == flashes.count, "a flash without its beep: flashes \(flashes), beeps \(beeps)")
-        let first = try #require(offsets.first)
-        let last = try #require(offsets.last)
+        // At the start and at the end, the median of three flashes: a real-time source on a loaded
+        // machine may skip a slot, and a skipped first flash frame shows the flash one frame
+        // (33 ms) late with its sound on time. Any single flash is within 20 ms plus that frame.
+        func median(_ values: ArraySlice<Double>) -> Double { values.sorted()[values.count / 2] }
+        try #require(offsets.count >= 3)
+        let first = median(offsets.prefix(3))
+        let last = median(offsets.suffix(3))
         #expect(abs(first) < 20, "offset at the start \(first) ms (beep − flash); all: \(offsets)")
         #expect(abs(last) < 20, "offset after \(Self.seconds) s \(last) ms (beep − flash); all: \(offsets)")
+        #expect(offsets.allSatisfy { abs($0) < 20 + 34 }, "all: \(offsets)")
         print("A/V offsets (beep − flash, ms) over \(Self.seconds) s: first \(first), last \(last), range \(offsets.min()!)…\(offsets.max()!)")
     }
 }
