@@ -1,6 +1,7 @@
 import AudioCapture
 import Media
 import Testing
+import TestSupport
 
 @Suite struct SilentAudioSourceTests {
     /// Judged by counts, not by how fast the machine is: every run holds 1024 zero samples, run k
@@ -9,11 +10,12 @@ import Testing
     @Test func pacedRunsOfSilenceOnTheSampleClock() throws {
         let format = AudioFormat(sampleRate: 48_000, channels: 2)
         let source = SilentAudioSource(format: format)
-        let collector = FrameCollector()
+        let collector = AudioFrameCollector()
         try source.start { collector.deliver($0) }
         let arrived = collector.wait(for: 25, timeout: 20)
         source.stop()
         collector.markStopped()
+        #expect(collector.lateDeliveries == 0)
         #expect(arrived)
         let all = collector.all
         let first = try #require(all.first)
@@ -38,11 +40,12 @@ import Testing
     @Test func restartsAfterStop() throws {
         let source = SilentAudioSource(format: AudioFormat(sampleRate: 8_000, channels: 1), runFrames: 80)
         for _ in 0..<2 {
-            let collector = FrameCollector()
+            let collector = AudioFrameCollector()
             try source.start { collector.deliver($0) }
             #expect(collector.wait(for: 3, timeout: 20))
             source.stop()
             collector.markStopped()
+        #expect(collector.lateDeliveries == 0)
         }
     }
 }

@@ -16,12 +16,13 @@ import TestSupport
         return path
     }
 
-    static func play(_ source: WAVFileAudioSource, runs: Int) throws -> FrameCollector {
-        let collector = FrameCollector()
+    static func play(_ source: WAVFileAudioSource, runs: Int) throws -> AudioFrameCollector {
+        let collector = AudioFrameCollector()
         try source.start { collector.deliver($0) }
         let arrived = collector.wait(for: runs, timeout: 30)
         source.stop()
         collector.markStopped()
+        #expect(collector.lateDeliveries == 0)
         #expect(arrived)
         return collector
     }
