@@ -128,4 +128,34 @@ struct ALSALoopbackTests {
         #expect(status.deliveredFrames == all.count)
         #expect(status.xruns >= 1 && status.reopens == 1)
     }
+
+    /// A second capture of the same subdevice is refused by the kernel: a clear "busy" at start.
+    @Test func aDeviceInUseIsBusy() throws {
+        let first = ALSAAudioSource(device: ALSAVMEnvironment.captureDevice, format: Self.format)
+        try first.start { _ in }
+        defer { first.stop() }
+        let second = ALSAAudioSource(device: ALSAVMEnvironment.captureDevice, format: Self.format)
+        #expect(throws: AudioCaptureError.self) { try second.start { _ in } }
+        do {
+            try second.start { _ in }
+            second.stop()
+        } catch let error as AudioCaptureError {
+            guard case .deviceBusy(let device, _, _) = error else { Issue.record("\(error)"); return }
+            #expect(device == ALSAVMEnvironment.captureDevice)
+        }
+    }
+
+    /// snd-aloop takes 1 to 32 channels: asking a hw: device for 33 names what it refused.
+    @Test func aFormatTheDeviceRefusesIsNamed() throws {
+        let source = ALSAAudioSource(device: ALSAVMEnvironment.captureDevice, format: AudioFormat(sampleRate: 48_000, channels: 33))
+        do {
+            try source.start { _ in }
+            source.stop()
+            Issue.record("33 channels accepted")
+        } catch let error as AudioCaptureError {
+            guard case .formatRefused(_, let what, let code, _) = error else { Issue.record("\(error)"); return }
+            #expect(what == "33 channel(s)" && code < 0)
+            #expect("\(error)".contains("refused 33 channel(s)"))
+        }
+    }
 }
