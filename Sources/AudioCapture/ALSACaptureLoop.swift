@@ -14,22 +14,38 @@ struct ALSACaptureLoop: Sendable {
     /// Silence goes out in runs of this many sample frames (one AAC frame).
     static let silenceRunFrames = 1024
 
+    /// A device that brings nothing for this long without reporting an error (a wedged USB
+    /// microphone) is treated as gone, so the stream's audio never stops.
+    static let stallNanoseconds: Int64 = 1_000_000_000
+
     func run(thread: AudioSourceThread, pcm: inout ALSAPCM?) {
         var timeline = CaptureTimeline(rate: format.sampleRate)
+        var lastSamples = MonotonicTime.now()
         while thread.isRunning {
             if let live = pcm {
                 do throws(ALSAPCM.Failure) {
-                    guard let capture = try readRecovering(live) else { continue }
+                    let xruns = counters.xruns.load(ordering: .relaxed)
+                    guard let capture = try readRecovering(live) else {
+                        // An overrun is the opposite of a stall: the device had too much for us.
+                        if counters.xruns.load(ordering: .relaxed) != xruns { lastSamples = .now() }
+                        if MonotonicTime.now().nanoseconds(since: lastSamples) > Self.stallNanoseconds {
+                            throw .lost(code: 0, message: "no samples for a second")
+                        }
+                        continue
+                    }
                     send(capture, on: &timeline)
+                    // After the delivery: a consumer that took long is not the device stalling.
+                    lastSamples = .now()
                 } catch {
                     guard case .lost(let code, let message) = error else { continue }
-                    let reason = "\(message) (\(code))"
+                    let reason = code == 0 ? message : "\(message) (\(code))"
                     logger.warning("audio device lost; sending silence and reopening every second", metadata: ["device": "\(device)", "error": "\(reason)"])
                     counters.device.withLock { $0 = .silenced(reason: reason) }
                     pcm = nil  // closes it
                 }
             } else {
                 pcm = sendSilenceUntilReopened(thread: thread, timeline: &timeline)
+                lastSamples = .now()
             }
         }
     }
