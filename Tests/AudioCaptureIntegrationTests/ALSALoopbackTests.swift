@@ -135,27 +135,23 @@ struct ALSALoopbackTests {
         try first.start { _ in }
         defer { first.stop() }
         let second = ALSAAudioSource(device: ALSAVMEnvironment.captureDevice, format: Self.format)
-        #expect(throws: AudioCaptureError.self) { try second.start { _ in } }
-        do {
-            try second.start { _ in }
-            second.stop()
-        } catch let error as AudioCaptureError {
-            guard case .deviceBusy(let device, _, _) = error else { Issue.record("\(error)"); return }
-            #expect(device == ALSAVMEnvironment.captureDevice)
+        let error = try #require(throws: AudioCaptureError.self) { try second.start { _ in } }
+        guard case .deviceBusy(let device, let code, _) = error else {
+            Issue.record("not 'busy': \(error)")
+            return
         }
+        #expect(device == ALSAVMEnvironment.captureDevice && code == -EBUSY)
     }
 
     /// snd-aloop takes 1 to 32 channels: asking a hw: device for 33 names what it refused.
     @Test func aFormatTheDeviceRefusesIsNamed() throws {
         let source = ALSAAudioSource(device: ALSAVMEnvironment.captureDevice, format: AudioFormat(sampleRate: 48_000, channels: 33))
-        do {
-            try source.start { _ in }
-            source.stop()
-            Issue.record("33 channels accepted")
-        } catch let error as AudioCaptureError {
-            guard case .formatRefused(_, let what, let code, _) = error else { Issue.record("\(error)"); return }
-            #expect(what == "33 channel(s)" && code < 0)
-            #expect("\(error)".contains("refused 33 channel(s)"))
+        let error = try #require(throws: AudioCaptureError.self) { try source.start { _ in } }
+        guard case .formatRefused(_, let what, let code, _) = error else {
+            Issue.record("not 'format refused': \(error)")
+            return
         }
+        #expect(what == "33 channel(s)" && code < 0)
+        #expect("\(error)".contains("refused 33 channel(s)"))
     }
 }

@@ -77,10 +77,9 @@ import TestSupport
 
     @Test func badFilesAreStartupErrors() throws {
         func error(_ path: String) -> AudioCaptureError? {
-            do {
+            #expect(throws: AudioCaptureError.self) {
                 _ = try WAVFileAudioSource(path: path, format: AudioFormat(sampleRate: 48_000, channels: 1))
-                return nil
-            } catch { return error }
+            }
         }
         #expect(error("/nonexistent/tone.wav") == .fileUnreadable(path: "/nonexistent/tone.wav", errno: ENOENT))
         let s24 = try Self.tone("s24.wav", rate: 48_000, channels: 1, codec: "pcm_s24le")
