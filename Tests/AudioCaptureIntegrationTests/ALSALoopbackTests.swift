@@ -154,4 +154,36 @@ struct ALSALoopbackTests {
         #expect(what == "33 channel(s)" && code < 0)
         #expect("\(error)".contains("refused 33 channel(s)"))
     }
+
+    /// Through the plug layer (`plughw:`, what a user names to let ALSA convert): a 48 kHz mono
+    /// tone captured as 44.1 kHz stereo is still the tone, stamped on the same clock.
+    @Test(.timeLimit(.minutes(1)))
+    func plugDeviceConvertsAndKeepsTheClock() throws {
+        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("alsa-plug-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let tone = directory.appendingPathComponent("tone.wav").path
+        _ = try FFmpegTools.run("ffmpeg", [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=20", "-ac", "1", "-c:a", "pcm_s16le", tone,
+        ])
+        let player = try Self.play(tone)
+        defer { player.signal(SIGKILL) }
+        Self.sleep(0.3)
+        let format = AudioFormat(sampleRate: 44_100, channels: 2)
+        let source = ALSAAudioSource(device: "plughw:CARD=Loopback,DEV=1", format: format)
+        let collector = AudioFrameCollector()
+        try source.start { collector.deliver($0) }
+        Self.sleep(1.5)
+        source.stop()
+        let all = collector.all
+        #expect(all.allSatisfy { $0.frame.format == format })
+        let left = all.flatMap { arrival in stride(from: 0, to: arrival.frame.samples.count, by: 2).map { Double(arrival.frame.samples[$0]) / 32768 } }
+        let second = Array(left.suffix(44_100))
+        #expect(second.count == 44_100)
+        #expect(Goertzel.power(of: second, at: 1000, sampleRate: 44_100) > 0.45 * Goertzel.meanSquare(second))
+        #expect(Goertzel.meanSquare(second) > 0.005)
+        for arrival in all.dropFirst(2) {
+            let age = arrival.at.nanoseconds(since: arrival.frame.timestamp)
+            #expect(age > 0 && age < 300_000_000, "frame captured \(Double(age) / 1e6) ms before delivery")
+        }
+    }
 }
