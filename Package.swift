@@ -70,7 +70,7 @@ let package = Package(
         .target(
             name: "CamcastDaemon",
             dependencies: [
-                "Media", "Capture", "Encoder", "FLV", "RTMPAddress", "RTMP", "Outputs", "Config",
+                "Media", "Capture", "Encoder", "FLV", "RTMPAddress", "RTMP", "Outputs", "Config", "AudioCapture", "AudioEncoder",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -25,4 +25,14 @@ struct PipelineSnapshot: Sendable, Equatable {
     /// a file): "out" on the status line. The slowest output, so that a server dropping every
     /// frame shows as "out 0.0 fps", not as the encoder's rate (issue 14 #14).
     var framesSent = 0
+    /// The sound's figures; nil without audio.
+    var audio: Audio?
+
+    struct Audio: Sendable, Equatable {
+        /// AAC frames encoded since start.
+        var frames: Int
+        var xruns: Int
+        /// Why the device is not live ("silenced: …", "reopening (…)"); nil while it is.
+        var trouble: String?
+    }
 }

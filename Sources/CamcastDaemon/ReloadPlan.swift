@@ -10,12 +10,17 @@ import Encoder
 ///   settings counts as a change to every RTMP output (each is reopened with them).
 /// - source (device, pixel format, buffers, test pattern ↔ device): the source restarts; the
 ///   encoder and outputs keep running.
+/// - audio (source, device, file, rate, channels, bit rate): the audio source restarts (and its
+///   encoder, if the format or bit rate changed); the video runs on. Adding or removing the audio
+///   track (`none` ↔ another source) changes what every output announced: a restart.
 /// - size, frame rate, scaling and the other encoder properties shape the H.264 stream itself:
 ///   they need a restart of the daemon and are reported, not applied.
 struct ReloadPlan: Equatable {
     var bitrateKbps: Int?
     var keyframeInterval: KeyframeInterval?
     var restartSource = false
+    /// The audio settings changed: the audio stage restarts with these.
+    var restartAudio: AudioSettings?
     var outputsToClose: [OutputTarget] = []
     var outputsToOpen: [OutputTarget] = []
     var statusIntervalSeconds: Double?
@@ -44,6 +49,14 @@ struct ReloadPlan: Equatable {
             restartSource = true
         }
 
+        if old.audio != new.audio {
+            if let audio = new.audio, old.audio != nil {
+                restartAudio = audio
+            } else {
+                needsRestart.append("audio.source")
+            }
+        }
+
         reconnectChanged = old.reconnect != new.reconnect
         let transportChanged = old.rtmp != new.rtmp || old.sendQueueMilliseconds != new.sendQueueMilliseconds
             || reconnectChanged
@@ -59,7 +72,7 @@ struct ReloadPlan: Equatable {
     }
 
     var isEmpty: Bool {
-        bitrateKbps == nil && keyframeInterval == nil && !restartSource && outputsToClose.isEmpty
+        bitrateKbps == nil && keyframeInterval == nil && !restartSource && restartAudio == nil && outputsToClose.isEmpty
             && outputsToOpen.isEmpty && statusIntervalSeconds == nil && needsRestart.isEmpty && !reconnectChanged
     }
 

@@ -115,6 +115,7 @@ extension CamcastConfig {
             ("status", [
                 .number("interval_seconds", \.status.intervalSeconds, 1...3600),
             ]),
+            ("audio", audioFields),
         ]
     }
 

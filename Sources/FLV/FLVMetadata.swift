@@ -23,11 +23,13 @@ public struct FLVMetadata: Equatable, Sendable {
     public var fileSize: Double?
     /// Further fields, written after the standard ones in this order.
     public var extraFields: [AMF0Property]
+    /// The audio track's fields; nil for a video-only stream (FLVMetadata+Audio.swift).
+    public var audio: Audio?
 
     public init(
         width: Int, height: Int, frameRate: Double, videoDataRate: Double, encoder: String,
         duration: Double = 0, videoCodecID: FLVVideoCodecID = .avc, fileSize: Double? = nil,
-        extraFields: [AMF0Property] = []
+        extraFields: [AMF0Property] = [], audio: Audio? = nil
     ) {
         self.duration = duration
         self.width = width
@@ -38,6 +40,7 @@ public struct FLVMetadata: Equatable, Sendable {
         self.encoder = encoder
         self.fileSize = fileSize
         self.extraFields = extraFields
+        self.audio = audio
     }
 
     /// The ECMA array's properties in the order they are written (ffmpeg's order, which players
@@ -50,8 +53,9 @@ public struct FLVMetadata: Equatable, Sendable {
             AMF0Property("videodatarate", .number(videoDataRate)),
             AMF0Property("framerate", .number(frameRate)),
             AMF0Property("videocodecid", .number(Double(videoCodecID.rawValue))),
-            AMF0Property("encoder", .string(encoder)),
         ]
+        properties += audio?.properties ?? []
+        properties.append(AMF0Property("encoder", .string(encoder)))
         if let fileSize {
             properties.append(AMF0Property("filesize", .number(fileSize)))
         }

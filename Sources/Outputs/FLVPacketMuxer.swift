@@ -6,13 +6,20 @@ import Media
 /// keyframe, all at the keyframe's time, so timestamps never go backwards on a connection that
 /// starts mid-stream.
 ///
+/// Audio (AAC) packets become audio tags: none before the stream's first video keyframe; the
+/// AAC sequence header goes out with the AVC one at the start (from the latest audio packet seen,
+/// even a skipped one) or, failing that, before the first audio frame (FLVPacketMuxer+Audio.swift).
+///
 /// FLV and RTMP timestamps are 32 bits of milliseconds: stream time past 2^32 ms (49.7 days)
 /// wraps to 0 and continues, which RTMP readers handle with serial-number arithmetic (RTMP spec
 /// §5.3.1.3, RFC 1982). The composition time is taken before the wrap, on 64-bit times.
 struct FLVPacketMuxer {
     private let muxer = FLVMuxer()
     let metadata: FLVTag
-    private(set) var gate = KeyframeGate()
+    var gate = KeyframeGate()
+    /// The AudioSpecificConfig of the latest audio packet, sent or not: what a run that starts at
+    /// a video keyframe puts beside the AVC sequence header.
+    var latestAudioConfiguration: DecoderConfiguration?
 
     init(metadata: FLVTag) {
         self.metadata = metadata
@@ -22,6 +29,7 @@ struct FLVPacketMuxer {
 
     /// The tags to write for `packet`, in order; empty while waiting for the first keyframe.
     mutating func tags(for packet: MediaPacket) throws(FLVError) -> [FLVTag] {
+        if packet.mediaKind == .audio { return try audioTags(for: packet) }
         let admission = gate.admit(packet)
         let timestamp = Self.timestamp(packet.dts)
         let frame = try muxer.videoTag(
@@ -34,7 +42,8 @@ struct FLVPacketMuxer {
         case .configurationChanged:
             return [try sequenceHeader(packet, at: timestamp), frame]
         case .start:
-            return [metadata.retimed(to: timestamp), try sequenceHeader(packet, at: timestamp), frame]
+            return [metadata.retimed(to: timestamp), try sequenceHeader(packet, at: timestamp)]
+                + (try audioSequenceHeaderAtStart(at: timestamp)) + [frame]
         }
     }
 
