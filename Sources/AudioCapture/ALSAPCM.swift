@@ -71,8 +71,10 @@ final class ALSAPCM {
     }
 
     /// Hardware: interleaved S16 at exactly the asked rate and channels (a `plughw:` or `default`
-    /// device converts; a `hw:` device that cannot is a clear error), 20 ms periods in a 500 ms
-    /// buffer so a late consumer has room before an overrun. Software: timestamps on, on
+    /// device converts; a `hw:` device that cannot is a clear error), 20 ms periods in a buffer of
+    /// up to 2 s (the device may grant less): reads start as soon as a period is there, so the
+    /// size adds no latency, only room for a consumer that stalls (an encoder starting up, a
+    /// loaded machine) before samples are lost. Software: timestamps on, on
     /// CLOCK_MONOTONIC, so `snd_pcm_status` stamps are on the video frames' clock.
     private static func configure(_ pcm: OpaquePointer, device: String, format: AudioFormat) throws(AudioCaptureError) -> (Int, Bool) {
         func check(_ code: Int32, _ what: String, refused: Bool = false) throws(AudioCaptureError) {
@@ -90,8 +92,8 @@ final class ALSAPCM {
         var period = snd_pcm_uframes_t(format.sampleRate / 50)
         var direction: Int32 = 0
         try check(snd_pcm_hw_params_set_period_size_near(pcm, hw, &period, &direction), "a 20 ms period", refused: true)
-        var buffer = snd_pcm_uframes_t(format.sampleRate / 2)
-        try check(snd_pcm_hw_params_set_buffer_size_near(pcm, hw, &buffer), "a 500 ms buffer", refused: true)
+        var buffer = snd_pcm_uframes_t(format.sampleRate * 2)
+        try check(snd_pcm_hw_params_set_buffer_size_near(pcm, hw, &buffer), "a buffer of up to 2 s", refused: true)
         try check(snd_pcm_hw_params(pcm, hw), "snd_pcm_hw_params")
 
         guard let sw = calsa_sw_params_new() else { throw .deviceFailed(device: device, call: "snd_pcm_sw_params_malloc", code: -ENOMEM, message: message(-ENOMEM)) }

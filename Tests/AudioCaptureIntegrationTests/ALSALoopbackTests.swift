@@ -61,8 +61,8 @@ struct ALSALoopbackTests {
         let source = ALSAAudioSource(device: ALSAVMEnvironment.captureDevice, format: Self.format)
         try source.start { frame in
             collector.deliver(frame)
-            // A consumer that stalls longer than the 500 ms buffer makes the device overrun.
-            if stall.exchange(false, ordering: .relaxed) { Self.sleep(0.9) }
+            // A consumer that stalls longer than the 2 s buffer makes the device overrun.
+            if stall.exchange(false, ordering: .relaxed) { Self.sleep(2.5) }
         }
         defer { source.stop() }
 
@@ -77,7 +77,7 @@ struct ALSALoopbackTests {
 
         // 2. An overrun is counted and recovered; the tone goes on.
         stall.store(true, ordering: .relaxed)
-        #expect(Self.eventually(5) { source.status.xruns >= 1 }, "no overrun counted: \(source.status)")
+        #expect(Self.eventually(8) { source.status.xruns >= 1 }, "no overrun counted: \(source.status)")
         var mark = collector.count
         Self.sleep(1.2)
         Self.expectTone(Self.samples(collector, after: mark), "after the overrun")
@@ -122,7 +122,7 @@ struct ALSALoopbackTests {
         for (previous, next) in zip(all, all.dropFirst()) {
             let end = previous.frame.timestamp.adding(nanoseconds: previous.frame.durationNanoseconds)
             let gap = next.frame.timestamp.nanoseconds(since: end)
-            #expect(gap > -2_000_000 && gap < 1_500_000_000, "gap of \(Double(gap) / 1e6) ms at \(next.frame.timestamp)")
+            #expect(gap > -2_000_000 && gap < 3_000_000_000, "gap of \(Double(gap) / 1e6) ms at \(next.frame.timestamp)")
         }
         let status = source.status
         #expect(status.deliveredFrames == all.count)
