@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CALSA
+internal import CALSA
 import Media
 
 /// One open ALSA capture PCM configured for interleaved S16 at the asked format, with kernel
