@@ -30,8 +30,23 @@ struct ALSALoopbackTests {
         #expect(tone > 0.45 * level, "\(when): 1 kHz power \(tone) of mean square \(level)")
     }
 
-    static func play(_ tone: String) throws -> RunningProcess {
-        try ProcessRunner.start("/usr/bin/aplay", ["-q", "-D", ALSAVMEnvironment.playbackDevice, tone])
+    static func play(_ tone: String, device: String = ALSAVMEnvironment.playbackDevice) throws -> RunningProcess {
+        try ProcessRunner.start("/usr/bin/aplay", ["-q", "-D", device, tone])
+    }
+
+    /// Waits until the loopback's playback subdevice runs (aplay has set its format and started):
+    /// the capture end must then take the same hardware format, or the card refuses to start it.
+    static func waitUntilPlaying(subdevice: Int) -> Bool {
+        eventually(10) {
+            let status = (try? String(contentsOfFile: "/proc/asound/Loopback/pcm0p/sub\(subdevice)/status", encoding: .utf8)) ?? ""
+            return status.contains("state: RUNNING")
+        }
+    }
+
+    /// Kills a player and waits until it is gone, so the loopback's playback end is free again.
+    static func end(_ player: RunningProcess) {
+        player.signal(SIGKILL)
+        _ = try? player.wait(timeout: 5)
     }
 
     /// Waits up to `seconds` for `condition`.
@@ -54,8 +69,8 @@ struct ALSALoopbackTests {
         ])
 
         var player = try Self.play(tone)
-        defer { player.signal(SIGKILL) }
-        Self.sleep(0.3)
+        defer { Self.end(player) }
+        try #require(Self.waitUntilPlaying(subdevice: 0), "aplay did not start")
         let collector = AudioFrameCollector()
         let stall = Atomic<Bool>(false)
         let source = ALSAAudioSource(device: ALSAVMEnvironment.captureDevice, format: Self.format)
@@ -83,8 +98,7 @@ struct ALSALoopbackTests {
         Self.expectTone(Self.samples(collector, after: mark), "after the overrun")
 
         // 3. The player dies: capture goes on (the loopback's other end is silent now).
-        player.signal(SIGKILL)
-        _ = try? player.wait(timeout: 5)
+        Self.end(player)
         mark = collector.count
         Self.sleep(1)
         #expect(Self.samples(collector, after: mark).count >= 40_000, "capture stopped with the player")
@@ -107,6 +121,7 @@ struct ALSALoopbackTests {
         try ALSAVMEnvironment.sysfsWrite(ALSAVMEnvironment.platformDevice, to: "\(ALSAVMEnvironment.driverDirectory)/bind")
         #expect(Self.eventually(5) { source.status.device == .live && source.status.reopens == 1 }, "not reopened: \(source.status)")
         player = try Self.play(tone)
+        #expect(Self.waitUntilPlaying(subdevice: 0), "aplay did not start again")
         Self.sleep(0.5)
         mark = collector.count
         Self.sleep(1.5)
@@ -165,11 +180,12 @@ struct ALSALoopbackTests {
         _ = try FFmpegTools.run("ffmpeg", [
             "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=20", "-ac", "1", "-c:a", "pcm_s16le", tone,
         ])
-        let player = try Self.play(tone)
-        defer { player.signal(SIGKILL) }
-        Self.sleep(0.3)
+        // Subdevice 1 of the cable, apart from the other tests' subdevice 0.
+        let player = try Self.play(tone, device: "hw:Loopback,0,1")
+        defer { Self.end(player) }
+        try #require(Self.waitUntilPlaying(subdevice: 1), "aplay did not start")
         let format = AudioFormat(sampleRate: 44_100, channels: 2)
-        let source = ALSAAudioSource(device: "plughw:CARD=Loopback,DEV=1", format: format)
+        let source = ALSAAudioSource(device: "plughw:CARD=Loopback,DEV=1,SUBDEV=1", format: format)
         let collector = AudioFrameCollector()
         try source.start { collector.deliver($0) }
         Self.sleep(1.5)
