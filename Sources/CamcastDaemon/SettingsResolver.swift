@@ -155,6 +155,12 @@ enum SettingsResolver {
             maxAttempts: config.reconnect.maxAttempts, healthyAfterSeconds: config.reconnect.healthyAfterSeconds)
         settings.statusIntervalSeconds = config.status.intervalSeconds
         settings.audio = audio
+        var warnings = warnings
+        if audio != nil, source.pace == .fast {
+            // The sound is paced by the clock; a clip played flat out would leave it behind.
+            settings.audio = nil
+            warnings.append("no audio track with --pace fast: the sound is paced in real time and cannot keep up with a clip played flat out")
+        }
         let level = Logger.Level(rawValue: config.logging.level.rawValue) ?? .info
         // librtmp formats every property of every server reply at its debug level, at a CPU cost
         // the server controls: only when the user asked for the most detailed log.

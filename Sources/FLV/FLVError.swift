@@ -1,6 +1,6 @@
 import Media
 
-/// Everything that can go wrong reading or writing FLV, AMF0 or an AVC decoder configuration.
+/// Everything that can go wrong reading or writing FLV, AMF0, or an AVC or HEVC decoder configuration.
 ///
 /// Each case names one specific problem so a caller (and a test) can tell them apart; the
 /// associated values are the facts needed to diagnose it. No case ever carries media payload.
@@ -36,6 +36,14 @@ public enum FLVError: Error, Equatable, Sendable, CustomStringConvertible {
     case compositionTimeOutOfRange(Int64)
     /// An AVCC NAL length prefix claims more bytes than the payload holds.
     case nalLengthOverrun(declared: Int, available: Int)
+
+    // MARK: Enhanced RTMP video (veovera E-RTMP v1, ExVideoTagHeader)
+    /// An ExVideoTagHeader PacketType that E-RTMP v1 does not define (6…15).
+    case unknownVideoPacketType(UInt8)
+    /// An ExVideoTagHeader FourCC other than the ones E-RTMP defines ('hvc1', 'av01', 'vp09').
+    case unsupportedVideoFourCC(UInt32)
+    /// An Enhanced RTMP body handed to the legacy AVC parser (FLVVideoData reads both).
+    case enhancedVideoTag(packetType: UInt8)
 
     // MARK: Audio tag body and AudioSpecificConfig (ISO/IEC 14496-3 §1.6.2.1)
     /// An audio tag with a SoundFormat other than AAC (10).
@@ -73,6 +81,15 @@ public enum FLVError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The SPS syntax could not be read (a field runs past the end or is out of range).
     case malformedSPS(String)
 
+    // MARK: HEVCDecoderConfigurationRecord (ISO/IEC 14496-15 §8.3.3.1) and H.265 parameter sets
+    /// The NAL unit given as an H.265 VPS, SPS or PPS (`expected`) is empty or of another type.
+    case notAnHEVCParameterSet(expected: String, nalUnitType: UInt8?)
+    /// An H.265 parameter set's syntax could not be read; the text names the set and the field.
+    case malformedHEVCParameterSet(String)
+    /// A value that does not fit its HEVCDecoderConfigurationRecord field (a bit depth above 15,
+    /// more than 65535 NAL units in an array, a NAL unit longer than 65535 bytes, …).
+    case hevcRecordLimit(String)
+
     // MARK: Files
     /// A system call failed on a file.
     case io(operation: String, path: String, errno: Int32)
@@ -109,6 +126,12 @@ public enum FLVError: Error, Equatable, Sendable, CustomStringConvertible {
             "composition time \(value) ms does not fit a signed 24-bit field"
         case .nalLengthOverrun(let declared, let available):
             "AVCC NAL unit length \(declared) overruns the \(available) bytes left in the payload"
+        case .unknownVideoPacketType(let type):
+            "unknown Enhanced RTMP video PacketType \(type)"
+        case .enhancedVideoTag(let packetType):
+            "an Enhanced RTMP video tag (IsExHeader set, PacketType \(packetType)) is not a legacy AVC tag"
+        case .unsupportedVideoFourCC(let fourCC):
+            "unsupported Enhanced RTMP video FourCC \(FLVVideoFourCC.text(fourCC)) (0x\(String(fourCC, radix: 16)))"
         case .unsupportedSoundFormat(let format):
             "unsupported FLV sound format \(format) (only AAC, 10)"
         case .unknownAACPacketType(let type):
@@ -128,7 +151,7 @@ public enum FLVError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badMetadataField(let name):
             "onMetaData field \"\(name)\" is missing or has the wrong type"
         case .unsupportedConfigurationVersion(let version):
-            "AVCDecoderConfigurationRecord configurationVersion \(version), expected 1"
+            "decoder configuration record configurationVersion \(version), expected 1"
         case .parameterSetLimit(let what):
             "AVCDecoderConfigurationRecord limit exceeded: \(what)"
         case .spsTooShort(let length):
@@ -139,6 +162,12 @@ public enum FLVError: Error, Equatable, Sendable, CustomStringConvertible {
             if let type { "NAL unit type \(type) given where a PPS (8) was expected" } else { "empty PPS" }
         case .malformedSPS(let reason):
             "malformed SPS: \(reason)"
+        case .notAnHEVCParameterSet(let expected, let type):
+            if let type { "H.265 NAL unit type \(type) given where a \(expected) was expected" } else { "empty H.265 \(expected)" }
+        case .malformedHEVCParameterSet(let reason):
+            "malformed H.265 \(reason)"
+        case .hevcRecordLimit(let what):
+            "HEVCDecoderConfigurationRecord limit exceeded: \(what)"
         case .io(let operation, let path, let errno):
             "\(operation) failed on \(path): \(SystemCallError.message(errno)) (errno \(errno))"
         case .writerClosed:

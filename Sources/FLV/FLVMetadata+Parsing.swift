@@ -28,8 +28,7 @@ extension FLVMetadata {
             return Int(value)
         }
 
-        let codecNumber = try integer("videocodecid")
-        guard let codec = FLVVideoCodecID(rawValue: UInt8(truncatingIfNeeded: codecNumber)), codecNumber <= 0xFF else {
+        guard let codec = FLVMetadataVideoCodec(metadataValue: try number("videocodecid")) else {
             throw .badMetadataField("videocodecid")
         }
         guard let encoder = table["encoder"]?.stringValue else { throw .badMetadataField("encoder") }
@@ -43,7 +42,7 @@ extension FLVMetadata {
             frameRate: try number("framerate"), videoDataRate: try number("videodatarate"),
             encoder: encoder,
             duration: duration,
-            videoCodecID: codec, fileSize: fileSize,
+            videoCodec: codec, fileSize: fileSize,
             extraFields: properties.filter { !Self.standardKeys.contains($0.key) && !(audio != nil && Audio.keys.contains($0.key)) },
             audio: audio)
     }

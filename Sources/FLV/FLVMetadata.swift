@@ -16,7 +16,9 @@ public struct FLVMetadata: Equatable, Sendable {
     public var videoDataRate: Double
     /// Frames per second.
     public var frameRate: Double
-    public var videoCodecID: FLVVideoCodecID
+    /// `videocodecid`: a CodecID (7 for H.264), or for an Enhanced RTMP codec its FourCC as a
+    /// number (E-RTMP v1, "Enhancing onMetaData": 'hvc1' == 0x68766331 == 1752589105.0).
+    public var videoCodec: FLVMetadataVideoCodec
     /// Name of the program that wrote the stream.
     public var encoder: String
     /// Total file size in bytes; `nil` for a stream. The file writer patches it on close if present.
@@ -28,7 +30,7 @@ public struct FLVMetadata: Equatable, Sendable {
 
     public init(
         width: Int, height: Int, frameRate: Double, videoDataRate: Double, encoder: String,
-        duration: Double = 0, videoCodecID: FLVVideoCodecID = .avc, fileSize: Double? = nil,
+        duration: Double = 0, videoCodec: FLVMetadataVideoCodec = .codecID(.avc), fileSize: Double? = nil,
         extraFields: [AMF0Property] = [], audio: Audio? = nil
     ) {
         self.duration = duration
@@ -36,7 +38,7 @@ public struct FLVMetadata: Equatable, Sendable {
         self.height = height
         self.videoDataRate = videoDataRate
         self.frameRate = frameRate
-        self.videoCodecID = videoCodecID
+        self.videoCodec = videoCodec
         self.encoder = encoder
         self.fileSize = fileSize
         self.extraFields = extraFields
@@ -52,7 +54,7 @@ public struct FLVMetadata: Equatable, Sendable {
             AMF0Property("height", .number(Double(height))),
             AMF0Property("videodatarate", .number(videoDataRate)),
             AMF0Property("framerate", .number(frameRate)),
-            AMF0Property("videocodecid", .number(Double(videoCodecID.rawValue))),
+            AMF0Property("videocodecid", .number(videoCodec.metadataValue)),
         ]
         properties += audio?.properties ?? []
         properties.append(AMF0Property("encoder", .string(encoder)))

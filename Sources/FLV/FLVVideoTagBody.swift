@@ -8,7 +8,8 @@
 /// | 24 | CompositionTime, signed, milliseconds (pts − dts; 0 unless packet type is NALU) |
 /// | … | data: a decoder configuration record, AVCC NAL units, or nothing |
 ///
-/// Only AVC is modelled, so `codecID` is fixed and a parse of another codec fails.
+/// Only AVC is modelled, so `codecID` is fixed and a parse of another codec fails; an Enhanced
+/// RTMP body (IsExHeader set) is `FLVExVideoTagBody`, and `FLVVideoData` reads either.
 public struct FLVVideoTagBody: Equatable, Sendable {
     /// The range of the signed 24-bit CompositionTime field.
     public static let compositionTimeRange: ClosedRange<Int32> = -0x80_0000...0x7F_FFFF
@@ -47,6 +48,7 @@ public struct FLVVideoTagBody: Equatable, Sendable {
     public init(parsing bytes: some Collection<UInt8>) throws(FLVError) {
         var reader = ByteReader(Array(bytes))
         let first = try reader.readU8()
+        guard first & FLVExVideoTagBody.isExHeaderBit == 0 else { throw .enhancedVideoTag(packetType: first & 0x0F) }
         guard first & 0x0F == FLVVideoCodecID.avc.rawValue else { throw .unsupportedVideoCodec(first & 0x0F) }
         guard let frameType = FLVVideoFrameType(rawValue: first >> 4) else { throw .unknownVideoFrameType(first >> 4) }
         let packetByte = try reader.readU8()

@@ -90,4 +90,35 @@ import Testing
         #expect(Array(body[45..<53]) == [0x40, 0x84, 0, 0, 0, 0, 0, 0])  // the 640 of width
         #expect(offsets["encoder"] == nil)  // a string, not a number
     }
+
+    /// E-RTMP v1 "Enhancing onMetaData": for a FourCC codec, videocodecid is the FourCC as a
+    /// number — the same double FFmpeg 8 writes for 'hvc1' (41 DA 1D 98 CC 40 00 00).
+    @Test func hevcVideoCodecIDIsTheFourCCAsANumber() throws {
+        var metadata = Self.metadata
+        metadata.videoCodec = .fourCC(.hevc)
+        let body = try metadata.scriptDataBody()
+        let key: [UInt8] = [0x00, 0x0C] + Array("videocodecid".utf8)
+        let at = try #require(body.indices.first { body[$0...].starts(with: key) })
+        #expect(Array(body[(at + key.count)...].prefix(9)) == [
+            0x00,                                            // number
+            0x41, 0xDA, 0x1D, 0x98, 0xCC, 0x40, 0x00, 0x00,  // 1752589105.0 = 0x68766331 'hvc1'
+        ])
+        #expect(try FLVMetadata(scriptDataBody: body) == metadata)
+        #expect(FLVVideoFourCC.hevc.metadataValue == 1_752_589_105)
+    }
+
+    @Test(arguments: [0.0, 1, 8, 255, 256, 1_752_589_104, 7.5, -7, Double(UInt32.max) + 1, .nan])
+    func rejectsVideoCodecIDsThatNameNoCodec(value: Double) throws {
+        #expect(FLVMetadataVideoCodec(metadataValue: value) == nil)
+    }
+
+    @Test func readsEveryKnownVideoCodecID() {
+        for id in FLVVideoCodecID.allCases {
+            #expect(FLVMetadataVideoCodec(metadataValue: Double(id.rawValue)) == .codecID(id))
+        }
+        for fourCC in FLVVideoFourCC.allCases {
+            #expect(FLVMetadataVideoCodec(metadataValue: fourCC.metadataValue) == .fourCC(fourCC))
+            #expect(fourCC.text.count == 4)
+        }
+    }
 }

@@ -122,4 +122,35 @@ import Testing
             try FLVReader.readFile(atPath: path)
         }
     }
+
+    /// An H.265 stream as Enhanced RTMP tags: read back one byte at a time, every video tag body
+    /// parses as E-RTMP and the record comes back whole.
+    @Test func dripFeedReadsEnhancedRTMPTags() throws {
+        let muxer = FLVMuxer()
+        var metadata = FLVMetadata(width: 640, height: 360, frameRate: 30, videoDataRate: 800, encoder: "camcast")
+        metadata.videoCodec = .fourCC(.hevc)
+        let record = try HEVCDecoderConfigurationRecord(parameterSets: HEVCFixtures.main.parameterSets)
+        let tags = [
+            try muxer.metadataTag(metadata),
+            try muxer.sequenceStartTag(record, timestamp: 0),
+            try muxer.hevcVideoTag(nalUnits: [[0x26, 0x01, 0xAF]], isKeyframe: true, dts: 0, compositionTime: 0),
+            try muxer.hevcVideoTag(nalUnits: [[0x02, 0x01, 0xD0]], isKeyframe: false, dts: 33, compositionTime: 33),
+            muxer.sequenceEndTag(timestamp: 33),
+        ]
+        let file = FLVHeader().encoded() + [0, 0, 0, 0] + tags.flatMap { $0.encoded() }
+        var reader = FLVReader()
+        var read: [FLVTag] = []
+        for byte in file { read += try reader.feed(CollectionOfOne(byte)) }
+        try reader.finish()
+        #expect(read == tags)
+        #expect(try FLVMetadata(scriptDataBody: read[0].body).videoCodec == .fourCC(.hevc))
+        let bodies = try read.dropFirst().map { tag throws(FLVError) in try tag.videoData() }
+        #expect(throws: FLVError.unknownTagType(18)) { try read[0].videoData() }
+        guard case .enhanced(let start) = bodies[0] else { Issue.record("not E-RTMP: \(bodies[0])"); return }
+        #expect(try HEVCDecoderConfigurationRecord(parsing: start.data) == record)
+        #expect(bodies.map(\.isKeyframe) == [true, true, false, true])
+        #expect(bodies.map(\.compositionTime) == [0, 0, 33, 0])
+        #expect(try FLVVideoTagBody.nalUnits(fromAVCC: bodies[2].data) == [[0x02, 0x01, 0xD0]])
+        #expect(bodies[3].isEndOfSequence)
+    }
 }

@@ -101,4 +101,20 @@ struct AudioStreamTests {
             #expect(clicks.isEmpty, "\(file.lastPathComponent): windows not a clean 1 kHz (clicks) at \(clicks.map { "\(($0.offset + 3) * 1024 / 48) ms: \($0.element.share)" })")
         }
     }
+
+    /// A bad --audio is a configuration error naming the key (exit 78), and nothing starts.
+    @Test(arguments: [
+        ("/nonexistent/music.wav", "audio.file: /nonexistent/music.wav: no such file"),
+        ("alsa:", "audio.device: has no value"),
+        (Project.root.appendingPathComponent("README.md").path, "is not a WAV file"),
+    ])
+    func badAudioIsAConfigError(audio: String, message: String) throws {
+        let dir = try Project.scratchDirectory("audio-bad")
+        let file = dir.appendingPathComponent("out.flv")
+        let result = try ProcessRunner.run(
+            Project.camcastBinary.path, ["run", "--audio", audio, "--duration", "1", "--output", file.path], timeout: 30)
+        #expect(result.status == 78, "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: file.path), "no output was started")
+    }
 }
