@@ -82,7 +82,8 @@ let package = Package(
 
         // What several test targets need: the nginx-rtmp server (scripts/rtmp-server), ffmpeg/ffprobe,
         // child processes. Only test targets depend on it, so it never reaches the camcast binary.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Media only for the audio tests' frame collector (a value-type module, nothing linked in).
+        .target(name: "TestSupport", dependencies: ["Media"], path: "Tests/TestSupport"),
 
         .testTarget(name: "FLVTests", dependencies: ["FLV", "TestSupport"]),
         .testTarget(
@@ -115,6 +116,10 @@ let package = Package(
         .testTarget(
             name: "CaptureIntegrationTests",
             dependencies: ["Capture", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        // Boots the vivid VM with snd-aloop and runs its in-VM ALSA capture suite there.
+        .testTarget(
+            name: "AudioCaptureIntegrationTests",
+            dependencies: ["AudioCapture", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         // Real servers and processes: nginx-rtmp, ffprobe/ffmpeg, the camcast binary.
         .testTarget(name: "IntegrationTests", dependencies: ["FLV", "TestSupport"]),
     ],

@@ -31,6 +31,8 @@ public final class ALSAAudioSource: AudioSource {
     /// Opens and configures the device on the calling thread (so its errors reach the caller),
     /// then captures on a thread of its own.
     public func start(deliver: @escaping @Sendable (AudioFrame) -> Void) throws {
+        // Not a second open of a device this source already holds.
+        guard !thread.isRunning else { throw AudioCaptureError.alreadyStarted }
         let opened = Mutex<ALSAPCM?>(try ALSAPCM(device: device, format: format))
         counters.device.withLock { $0 = .live }
         logger.info("audio device opened", metadata: ["device": "\(device)", "format": "\(format)"])

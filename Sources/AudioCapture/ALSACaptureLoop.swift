@@ -14,24 +14,38 @@ struct ALSACaptureLoop: Sendable {
     /// Silence goes out in runs of this many sample frames (one AAC frame).
     static let silenceRunFrames = 1024
 
+    /// A device that brings nothing for this long without reporting an error (a wedged USB
+    /// microphone) is treated as gone, so the stream's audio never stops.
+    static let stallNanoseconds: Int64 = 1_000_000_000
+
     func run(thread: AudioSourceThread, pcm: inout ALSAPCM?) {
-        /// End of the last delivered sample: where stand-in silence starts, and what a reopened
-        /// device's first samples must not go back before.
-        var end: MonotonicTime?
+        var timeline = CaptureTimeline(rate: format.sampleRate)
+        var lastSamples = MonotonicTime.now()
         while thread.isRunning {
             if let live = pcm {
                 do throws(ALSAPCM.Failure) {
-                    guard let capture = try readRecovering(live) else { continue }
-                    end = send(capture, after: end)
+                    let xruns = counters.xruns.load(ordering: .relaxed)
+                    guard let capture = try readRecovering(live) else {
+                        // An overrun is the opposite of a stall: the device had too much for us.
+                        if counters.xruns.load(ordering: .relaxed) != xruns { lastSamples = .now() }
+                        if MonotonicTime.now().nanoseconds(since: lastSamples) > Self.stallNanoseconds {
+                            throw .lost(code: 0, message: "no samples for a second")
+                        }
+                        continue
+                    }
+                    send(capture, on: &timeline)
+                    // After the delivery: a consumer that took long is not the device stalling.
+                    lastSamples = .now()
                 } catch {
                     guard case .lost(let code, let message) = error else { continue }
-                    let reason = "\(message) (\(code))"
+                    let reason = code == 0 ? message : "\(message) (\(code))"
                     logger.warning("audio device lost; sending silence and reopening every second", metadata: ["device": "\(device)", "error": "\(reason)"])
                     counters.device.withLock { $0 = .silenced(reason: reason) }
                     pcm = nil  // closes it
                 }
             } else {
-                pcm = sendSilenceUntilReopened(thread: thread, from: end ?? .now(), end: &end)
+                pcm = sendSilenceUntilReopened(thread: thread, timeline: &timeline)
+                lastSamples = .now()
             }
         }
     }
@@ -51,28 +65,20 @@ struct ALSACaptureLoop: Sendable {
         }
     }
 
-    /// Delivers live samples; after stand-in silence, the part of them that overlaps it is dropped
-    /// so timestamps never go back. Returns the new end.
-    private func send(_ capture: ALSAPCM.Capture, after end: MonotonicTime?) -> MonotonicTime {
-        var samples = capture.samples
-        var timestamp = capture.timestamp
-        if let end, timestamp < end, counters.substitutedSampleFrames.load(ordering: .relaxed) > 0 {
-            let overlap = Int(end.nanoseconds - timestamp.nanoseconds) * format.sampleRate / 1_000_000_000
-            let dropped = min(overlap, samples.count / format.channels)
-            samples.removeFirst(dropped * format.channels)
-            timestamp = timestamp.adding(nanoseconds: UInt64(dropped) * 1_000_000_000 / UInt64(format.sampleRate))
-        }
-        let frames = samples.count / format.channels
-        guard frames > 0 else { return end ?? timestamp }
+    /// Delivers live samples at their place on the time line (see CaptureTimeline).
+    private func send(_ capture: ALSAPCM.Capture, on timeline: inout CaptureTimeline) {
+        let frames = capture.samples.count / format.channels
+        let (timestamp, drop) = timeline.place(frames: frames, measured: capture.timestamp)
+        guard drop < frames else { return }
+        let samples = drop == 0 ? capture.samples : Array(capture.samples[(drop * format.channels)...])
         deliver(AudioFrame(format: format, samples: samples, timestamp: timestamp))
-        counters.delivered(sampleFrames: frames, substituted: false)
-        return timestamp.adding(nanoseconds: UInt64(frames) * 1_000_000_000 / UInt64(format.sampleRate))
+        counters.delivered(sampleFrames: frames - drop, substituted: false)
     }
 
-    /// Sends silence from `start` on, continuing the live timestamps, and tries to reopen the
-    /// device every interval. Returns the reopened device, or nil once stopped.
-    private func sendSilenceUntilReopened(thread: AudioSourceThread, from start: MonotonicTime, end: inout MonotonicTime?) -> ALSAPCM? {
-        var clock = SampleClock(rate: format.sampleRate, origin: start)
+    /// Sends silence continuing the live time line, and tries to reopen the device every
+    /// interval. Returns the reopened device, or nil once stopped.
+    private func sendSilenceUntilReopened(thread: AudioSourceThread, timeline: inout CaptureTimeline) -> ALSAPCM? {
+        var clock = SampleClock(rate: format.sampleRate, origin: timeline.end ?? .now())
         let run = Self.silenceRunFrames
         let zeros = [Int16](repeating: 0, count: run * format.channels)
         var nextAttempt = MonotonicTime.now().adding(nanoseconds: reopenIntervalNanoseconds)
@@ -83,9 +89,10 @@ struct ALSACaptureLoop: Sendable {
             let now = MonotonicTime.now()
             if now >= due {
                 clock.catchUp(now: now)
-                deliver(AudioFrame(format: format, samples: zeros, timestamp: clock.time(ofFrame: clock.frames)))
+                let timestamp = clock.time(ofFrame: clock.frames)
+                deliver(AudioFrame(format: format, samples: zeros, timestamp: timestamp))
                 clock.frames += Int64(run)
-                end = clock.time(ofFrame: clock.frames)
+                timeline.append(frames: run, at: timestamp)
                 counters.delivered(sampleFrames: run, substituted: true)
             }
             if now >= nextAttempt {

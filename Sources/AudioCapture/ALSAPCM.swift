@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CALSA
+internal import CALSA
 import Media
 
 /// One open ALSA capture PCM configured for interleaved S16 at the asked format, with kernel
@@ -16,6 +16,9 @@ final class ALSAPCM {
     private let statusBuffer: OpaquePointer
     /// Frames per period the device granted (how much one wake-up brings).
     let periodFrames: Int
+    /// Whether the device stamps on CLOCK_MONOTONIC. A plugin that cannot (some sound-server
+    /// plugins) is read with "now" as the reference instead: never a stamp on another clock.
+    let kernelStamps: Bool
 
     /// What one read brought: interleaved samples and the capture instant of the first.
     struct Capture {
@@ -48,7 +51,7 @@ final class ALSAPCM {
             throw .deviceFailed(device: device, call: "snd_pcm_status_malloc", code: -ENOMEM, message: Self.message(-ENOMEM))
         }
         do throws(AudioCaptureError) {
-            periodFrames = try Self.configure(pcm, device: device, format: format)
+            (periodFrames, kernelStamps) = try Self.configure(pcm, device: device, format: format)
             let started = snd_pcm_start(pcm)
             guard started == 0 else { throw .deviceFailed(device: device, call: "snd_pcm_start", code: started, message: Self.message(started)) }
         } catch {
@@ -68,10 +71,12 @@ final class ALSAPCM {
     }
 
     /// Hardware: interleaved S16 at exactly the asked rate and channels (a `plughw:` or `default`
-    /// device converts; a `hw:` device that cannot is a clear error), 20 ms periods in a 500 ms
-    /// buffer so a late consumer has room before an overrun. Software: timestamps on, on
+    /// device converts; a `hw:` device that cannot is a clear error), 20 ms periods in a buffer of
+    /// up to 2 s (the device may grant less): reads start as soon as a period is there, so the
+    /// size adds no latency, only room for a consumer that stalls (an encoder starting up, a
+    /// loaded machine) before samples are lost. Software: timestamps on, on
     /// CLOCK_MONOTONIC, so `snd_pcm_status` stamps are on the video frames' clock.
-    private static func configure(_ pcm: OpaquePointer, device: String, format: AudioFormat) throws(AudioCaptureError) -> Int {
+    private static func configure(_ pcm: OpaquePointer, device: String, format: AudioFormat) throws(AudioCaptureError) -> (Int, Bool) {
         func check(_ code: Int32, _ what: String, refused: Bool = false) throws(AudioCaptureError) {
             guard code < 0 else { return }
             if refused { throw .formatRefused(device: device, what: what, code: code, message: message(code)) }
@@ -87,19 +92,21 @@ final class ALSAPCM {
         var period = snd_pcm_uframes_t(format.sampleRate / 50)
         var direction: Int32 = 0
         try check(snd_pcm_hw_params_set_period_size_near(pcm, hw, &period, &direction), "a 20 ms period", refused: true)
-        var buffer = snd_pcm_uframes_t(format.sampleRate / 2)
-        try check(snd_pcm_hw_params_set_buffer_size_near(pcm, hw, &buffer), "a 500 ms buffer", refused: true)
+        var buffer = snd_pcm_uframes_t(format.sampleRate * 2)
+        try check(snd_pcm_hw_params_set_buffer_size_near(pcm, hw, &buffer), "a buffer of up to 2 s", refused: true)
         try check(snd_pcm_hw_params(pcm, hw), "snd_pcm_hw_params")
 
         guard let sw = calsa_sw_params_new() else { throw .deviceFailed(device: device, call: "snd_pcm_sw_params_malloc", code: -ENOMEM, message: message(-ENOMEM)) }
         defer { snd_pcm_sw_params_free(sw) }
         try check(snd_pcm_sw_params_current(pcm, sw), "snd_pcm_sw_params_current")
-        try check(snd_pcm_sw_params_set_tstamp_mode(pcm, sw, SND_PCM_TSTAMP_ENABLE), "snd_pcm_sw_params_set_tstamp_mode")
-        try check(snd_pcm_sw_params_set_tstamp_type(pcm, sw, SND_PCM_TSTAMP_TYPE_MONOTONIC), "snd_pcm_sw_params_set_tstamp_type")
+        let stamps =
+            snd_pcm_sw_params_set_tstamp_mode(pcm, sw, SND_PCM_TSTAMP_ENABLE) == 0
+            && snd_pcm_sw_params_set_tstamp_type(pcm, sw, SND_PCM_TSTAMP_TYPE_MONOTONIC) == 0
+        if !stamps { _ = snd_pcm_sw_params_set_tstamp_mode(pcm, sw, SND_PCM_TSTAMP_NONE) }
         try check(snd_pcm_sw_params_set_avail_min(pcm, sw, period), "snd_pcm_sw_params_set_avail_min")
         try check(snd_pcm_sw_params(pcm, sw), "snd_pcm_sw_params")
         try check(snd_pcm_prepare(pcm), "snd_pcm_prepare")
-        return Int(period)
+        return (Int(period), stamps)
     }
 
     /// Waits up to `milliseconds` for a period, then reads what is there. nil: nothing yet.
@@ -126,7 +133,7 @@ final class ALSAPCM {
         snd_pcm_status_get_htstamp(statusBuffer, &stamp)
         let stampNanoseconds = UInt64(stamp.tv_sec) * 1_000_000_000 + UInt64(stamp.tv_nsec)
         // A driver that stamps nothing leaves 0: then "now" is the nearest we know.
-        let reference = stampNanoseconds > 0 ? Int64(stampNanoseconds) : Int64(MonotonicTime.now().nanoseconds)
+        let reference = kernelStamps && stampNanoseconds > 0 ? Int64(stampNanoseconds) : Int64(MonotonicTime.now().nanoseconds)
         let first = reference - max(0, delay) * 1_000_000_000 / Int64(format.sampleRate)
 
         let frames = min(available, periodFrames * 8)

@@ -1,4 +1,4 @@
-import CSWResample
+internal import CSWResample
 import Media
 
 /// libswresample converting interleaved S16 from a WAV file's rate and channels to the configured

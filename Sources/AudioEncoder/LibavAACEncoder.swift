@@ -1,4 +1,4 @@
-import CAVCodec
+internal import CAVCodec
 import Media
 
 /// One open libavcodec "aac" encoder (AAC-LC) with its reusable frame and packet.

@@ -60,10 +60,7 @@ import Testing
     }
 
     static func parseError(_ file: [UInt8]) -> WAVError? {
-        do {
-            _ = try WAVHeader.parse(file, fileLength: file.count)
-            return nil
-        } catch { return error }
+        #expect(throws: WAVError.self) { _ = try WAVHeader.parse(file, fileLength: file.count) }
     }
 
     @Test func badFiles() {

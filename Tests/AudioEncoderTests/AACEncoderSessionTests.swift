@@ -136,13 +136,12 @@ import TestSupport
 
     @Test func invalidSettingsListEveryProblem() throws {
         let settings = AACEncoderSettings(format: AudioFormat(sampleRate: 47_000, channels: 3), bitrateKbps: 4)
-        do {
-            _ = try AACEncoderSession(settings: settings) { _ in }
-            Issue.record("opened with \(settings)")
-        } catch {
-            guard case .invalidSettings(let problems) = error else { Issue.record("\(error)"); return }
-            #expect(problems.count == 3)
-            #expect("\(error)".contains("47000 Hz"))
+        let error = try #require(throws: AACEncoderError.self) { _ = try AACEncoderSession(settings: settings) { _ in } }
+        guard case .invalidSettings(let problems) = error else {
+            Issue.record("not 'invalid settings': \(error)")
+            return
         }
+        #expect(problems.count == 3)
+        #expect("\(error)".contains("47000 Hz"))
     }
 }
