@@ -21,6 +21,7 @@ let package = Package(
     targets: [
         // C libraries: one shim module each (module.modulemap + shim.h).
         .systemLibrary(name: "CX264", pkgConfig: "x264", providers: [.apt(["libx264-dev"])]),
+        .systemLibrary(name: "CX265", pkgConfig: "x265", providers: [.apt(["libx265-dev"])]),
         .systemLibrary(name: "CRTMP", pkgConfig: "librtmp", providers: [.apt(["librtmp-dev"])]),
         // GnuTLS for rtmps:// (the handshake and certificate checks librtmp 2.4 does not do).
         .systemLibrary(name: "CGnuTLS", pkgConfig: "gnutls", providers: [.apt(["libgnutls28-dev"])]),
@@ -45,8 +46,9 @@ let package = Package(
             dependencies: ["Media", "CALSA", "CSWResample", .product(name: "Logging", package: "swift-log")]),
         // Stage 2, sound: the AAC-LC encoder session (libavcodec's native encoder).
         .target(name: "AudioEncoder", dependencies: ["Media", "CAVCodec", .product(name: "Logging", package: "swift-log")]),
-        // Stage 2: the x264 encoder session (libyuv for pixel conversion).
-        .target(name: "Encoder", dependencies: ["Media", "CX264", "CYUV", .product(name: "Logging", package: "swift-log")]),
+        // Stage 2: the encoder session, H.264 through libx264 or H.265 through libx265 (libyuv for
+        // pixel conversion).
+        .target(name: "Encoder", dependencies: ["Media", "CX264", "CX265", "CYUV", .product(name: "Logging", package: "swift-log")]),
         // Stage 3: FLV wire format, pure Swift (Media for the one EINTR-retrying syscall helper).
         .target(name: "FLV", dependencies: ["Media"]),
         // RTMP URLs: the one parser and validator, and stream-key redaction. Pure Swift, so Config can

@@ -7,6 +7,8 @@ public struct CommandLineSettings: Sendable {
     /// `--pixel-format FOURCC`: what to ask a device for, or what a file source holds.
     public var pixelFormat: String?
     public var bitrateKbps: Int?
+    /// `--codec h264|h265`.
+    public var codec: String?
     public var keyframeIntervalSeconds: Double?
     public var preset: String?
     public var profile: String?

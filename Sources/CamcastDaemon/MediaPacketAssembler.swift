@@ -6,8 +6,6 @@ import Media
 /// so the stream starts at 0 and keeps counting on the capture clock across reconnects; it never
 /// goes backwards because the encoder's DTS does not.
 struct MediaPacketAssembler {
-    /// SPS/PPS travel as the decoder configuration; AUDs carry nothing an output needs.
-    private static let outOfBand: Set<NALUnitType> = [.sps, .pps, .aud]
     private var origin: Int64?
     private let startMilliseconds: Int64
 
@@ -23,10 +21,10 @@ struct MediaPacketAssembler {
         self.origin = origin
         let dts = startMilliseconds + max(0, picture.dts - origin)
         return MediaPacket(
-            codec: .h264,
-            decoderConfiguration: DecoderConfiguration(parameterSets: [picture.parameterSets.sps, picture.parameterSets.pps]),
+            // Parameter sets travel as the decoder configuration; AUDs carry nothing an output needs.
+            codec: picture.codec.packetCodec, decoderConfiguration: picture.decoderConfiguration,
             isKeyframe: picture.isKeyframe, dts: dts, pts: dts + picture.compositionTimeOffset, captureTime: picture.pts,
-            units: picture.nalUnits.filter { !Self.outOfBand.contains($0.type) }.map(\.bytes))
+            units: picture.pictureUnits)
     }
 
     /// Stream time of a capture time, for the end-of-sequence tag (64 bits; outputs wrap).

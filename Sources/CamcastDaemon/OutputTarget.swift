@@ -1,4 +1,5 @@
 import Config
+import Encoder
 import RTMPAddress
 
 /// Where the encoded stream goes. One run may have several.
@@ -7,7 +8,7 @@ public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
     case rtmp(RTMPURL)
     /// Write an `.flv` file (duration patched when it is closed).
     case flvFile(path: String)
-    /// Write a raw H.264 Annex-B `.h264` file, optionally only its first `maxFrames` pictures.
+    /// Write a raw Annex-B `.h264` or `.h265` file, optionally only its first `maxFrames` pictures.
     case annexBFile(path: String, maxFrames: Int?)
 
     /// Maps an already validated config output onto its sink.
@@ -25,12 +26,21 @@ public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
             if lowered.hasSuffix(".flv") {
                 guard maxFrames == nil else { throw .frameLimitNeedsH264(path: path) }
                 self = .flvFile(path: path)
-            } else if lowered.hasSuffix(".h264") || lowered.hasSuffix(".264") {
+            } else if Self.annexBCodec(ofPath: lowered) != nil {
                 self = .annexBFile(path: path, maxFrames: maxFrames)
             } else {
                 throw .unknownKind(path: path)
             }
         }
+    }
+
+    /// The codec an Annex-B file's name promises: .h264/.264 H.264, .h265/.265 H.265 (the
+    /// config has checked it matches `encoder.codec`).
+    static func annexBCodec(ofPath path: String) -> VideoCodec? {
+        let lowered = path.lowercased()
+        if lowered.hasSuffix(".h264") || lowered.hasSuffix(".264") { return .h264 }
+        if lowered.hasSuffix(".h265") || lowered.hasSuffix(".265") { return .h265 }
+        return nil
     }
 
     /// Safe to log: RTMP URLs show their stream key masked.
@@ -54,9 +64,9 @@ public enum OutputTargetError: Error, Equatable, CustomStringConvertible {
         case .empty: "an output must not be empty"
         case .badURL(let reason): reason
         case .unknownKind(let path):
-            "output '\(path)' is neither an rtmp:// URL nor a file ending in .flv or .h264"
+            "output '\(path)' is neither an rtmp:// URL nor a file ending in .flv, .h264 or .h265"
         case .frameLimitNeedsH264(let path):
-            "output '\(path)': max_frames applies to .h264 outputs only"
+            "output '\(path)': max_frames applies to .h264/.h265 outputs only"
         }
     }
 }

@@ -64,6 +64,24 @@ extension Pipeline {
     private func applyEncoderChanges(
         _ plan: ReloadPlan, to stages: PipelineStages, running: inout RunSettings, outcome: inout ReloadOutcome
     ) {
+        if let codec = plan.codec {
+            // A new session of the other codec, with the settings in force (and the new bitrate
+            // and keyframe interval, which the live changes below then find already set).
+            var next = running.encoder
+            next.codec = codec
+            if let kbps = plan.bitrateKbps { next.bitrateKbps = kbps }
+            if let interval = plan.keyframeInterval {
+                next.keyframeIntervalSeconds = interval.seconds
+                next.keyframeIntervalFrames = interval.frames
+            }
+            do {
+                try stages.replaceEncoder(with: next, logger: logger)
+                outcome.applied.append("codec \(running.encoder.codec.rawValue) → \(codec.rawValue) (new encoder session)")
+                running.encoder.codec = codec
+            } catch {
+                outcome.failures.append("codec \(codec.rawValue): \(error)")
+            }
+        }
         if let kbps = plan.bitrateKbps {
             do {
                 // Live, no new keyframe: the session runs x264 with maxrate = average, the one
@@ -145,7 +163,7 @@ extension Pipeline {
             single.outputs = [target]
             let builder = Pipeline(settings: single, logger: logger, control: control)
             do {
-                for output in try builder.makeOutputs(encoder: stages.encoder, stages: stages, latency: stages.latency) {
+                for output in try builder.makeOutputs(stages: stages, latency: stages.latency) {
                     do {
                         try output.open()
                     } catch {

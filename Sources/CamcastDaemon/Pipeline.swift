@@ -47,33 +47,39 @@ public struct Pipeline: Service {
         let interleaver = settings.audio == nil ? nil : PacketInterleaver(deliver: toOutputs)
         let audio = try makeAudioStage(stop: stop, streamStart: streamStart) { packet in interleaver?.push(packet) }
 
-        let encoder: X264EncoderSession
+        // The session calls this after releasing its lock: writes, muxing and queueing here
+        // never hold up a keyframe request or a reconfiguration. A session a codec change opens
+        // delivers here too.
+        let handlePicture: @Sendable (EncodedPicture) -> Void = { picture in
+            guard stagesBox.withLock({ $0 }) != nil else { return }
+            counters.framesEncoded.add(1, ordering: .relaxed)
+            if picture.isKeyframe { counters.keyframes.add(1, ordering: .relaxed) }
+            counters.encodedBytes.add(picture.byteCount, ordering: .relaxed)
+            lastCaptureTime.store(picture.pts, ordering: .relaxed)
+            // One codec-neutral packet for every output; each muxes it for itself.
+            let (packet, origin) = assembler.withLock { ($0.packet(for: picture), $0.firstCaptureMilliseconds) }
+            if let audio, let origin, audio.needsOrigin { audio.videoStarted(originMilliseconds: origin) }
+            if let interleaver { interleaver.push(packet) } else { toOutputs(packet) }
+        }
+        let encoder: EncoderSession
         do {
-            // The session calls this after releasing its lock: writes, muxing and queueing here
-            // never hold up a keyframe request or a reconfiguration.
-            encoder = try X264EncoderSession(settings: settings.encoder, logger: logger) { picture in
-                guard stagesBox.withLock({ $0 }) != nil else { return }
-                counters.framesEncoded.add(1, ordering: .relaxed)
-                if picture.isKeyframe { counters.keyframes.add(1, ordering: .relaxed) }
-                counters.encodedBytes.add(picture.nalUnits.reduce(0) { $0 + $1.bytes.count }, ordering: .relaxed)
-                lastCaptureTime.store(picture.pts, ordering: .relaxed)
-                // One codec-neutral packet for every output; each muxes it for itself.
-                let (packet, origin) = assembler.withLock { ($0.packet(for: picture), $0.firstCaptureMilliseconds) }
-                if let audio, let origin, audio.needsOrigin { audio.videoStarted(originMilliseconds: origin) }
-                if let interleaver { interleaver.push(packet) } else { toOutputs(packet) }
-            }
+            encoder = try EncoderSession(settings: settings.encoder, logger: logger, output: handlePicture)
         } catch {
             throw PipelineError.encoderFailed("\(error)")
         }
         defer { encoder.close() }
         // A file played flat out synthesises its stamps: latency measured against them means nothing.
         let latency: LatencyRecorder? = settings.source.pace == .fast ? nil : LatencyRecorder()
-        let stages = PipelineStages(settings: settings, encoder: encoder, stop: stop, latency: latency) {
+        let stages = PipelineStages(
+            settings: settings, encoder: encoder, stop: stop, latency: latency, encoderOutput: handlePicture
+        ) {
             assembler.withLock { $0.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) }
         }
         stagesBox.withLock { $0 = stages }
+        // The session in force at the end (a codec change replaces it).
+        defer { stages.encoder.close() }
 
-        let outputs = try makeOutputs(encoder: encoder, stages: stages, latency: latency)
+        let outputs = try makeOutputs(stages: stages, latency: latency)
         // In the stream before they open (nothing flows until the source starts), so that an
         // output failing during its first attempt is already one the stages know.
         // makeOutputs keeps the order of settings.outputs.
@@ -123,7 +129,7 @@ public struct Pipeline: Service {
             guard !stop.hasFired else { return }
             counters.framesCaptured.add(1, ordering: .relaxed)
             do {
-                try encoder.encode(frame)
+                try stages.encode(frame)
             } catch {
                 stop.fire(.failed(.encoderFailed("\(error)")))
             }
@@ -165,7 +171,7 @@ public struct Pipeline: Service {
             // The sound stops with the picture; its last packets go out before the outputs end.
             audio?.stop()
             do {
-                try encoder.flush()
+                try stages.encoder.flush()
             } catch {
                 logger.warning("encoder flush failed", metadata: ["error": "\(error)"])
             }
@@ -228,12 +234,14 @@ public struct Pipeline: Service {
 
     /// One output per target, in the order given. An output that fails later is taken out of the stream
     /// alone; the run stops only when it was the last one (issue 14 #8).
-    func makeOutputs(encoder: X264EncoderSession, stages: PipelineStages, latency: LatencyRecorder?) throws -> [any StreamOutput] {
+    /// Their keyframe requests go to whichever session runs when they ask.
+    func makeOutputs(stages: PipelineStages, latency: LatencyRecorder?) throws -> [any StreamOutput] {
         let metadata = try FLVMuxer().metadataTag(
             FLVMetadata(
                 width: settings.encoder.size.width, height: settings.encoder.size.height,
                 frameRate: settings.encoder.frameRate.framesPerSecond,
-                videoDataRate: Double(settings.encoder.bitrateKbps), encoder: "Camcast (libx264)",
+                videoDataRate: Double(settings.encoder.bitrateKbps), encoder: "Camcast (\(settings.encoder.codec.library))",
+                videoCodec: settings.encoder.codec == .h265 ? .fourCC(.hevc) : .codecID(.avc),
                 audio: settings.audio.map {
                     FLVMetadata.Audio(dataRate: Double($0.bitrateKbps), sampleRate: $0.format.sampleRate, isStereo: $0.format.channels == 2)
                 }))
@@ -247,17 +255,17 @@ public struct Pipeline: Service {
             switch target {
             case .flvFile(let path):
                 output = FLVFileOutput(
-                    path: path, metadata: metadata, hasAudio: settings.audio != nil, logger: logger, requestKeyframe: { encoder.requestKeyframe() },
+                    path: path, metadata: metadata, hasAudio: settings.audio != nil, logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
                     onFailure: fail)
             case .rtmp(let url):
                 output = RTMPOutput(
                     url: url, options: settings.rtmp, reconnect: settings.reconnect, metadata: metadata,
                     queueMilliseconds: settings.sendQueueMilliseconds, bitrateKbps: settings.encoder.bitrateKbps,
-                    logger: logger, requestKeyframe: { encoder.requestKeyframe() }, onFailure: fail,
+                    logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() }, onFailure: fail,
                     latency: latency)
             case .annexBFile(let path, let maxFrames):
                 output = AnnexBFileOutput(
-                    path: path, frameLimit: maxFrames, logger: logger, requestKeyframe: { encoder.requestKeyframe() },
+                    path: path, frameLimit: maxFrames, logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
                     onFailure: fail)
             }
             identity.set(output)

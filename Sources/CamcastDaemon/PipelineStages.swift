@@ -22,7 +22,15 @@ final class PipelineStages: Sendable {
         var outputs: [Entry] = []
     }
 
-    let encoder: X264EncoderSession
+    /// The running encoder session; replaced only by a reload that changes the codec, so read it
+    /// each time rather than keeping it (PipelineStages+Encoder).
+    var encoder: EncoderSession { encoderSlot.withLock { $0 } }
+    let encoderSlot: Mutex<EncoderSession>
+    /// Set while a codec change replaces the session: an encode that meets the old one closed
+    /// waits for the new one instead of failing the run.
+    let encoderChange = Mutex(EncoderChange.none)
+    /// Where every session's pictures go (the pipeline's handler), for a session a reload opens.
+    let encoderOutput: @Sendable (EncodedPicture) -> Void
     let stop: StopSignal
     let outputs: Mutex<OutputSet>
     /// Outputs taken out of the stream after they failed, still to be finished at teardown.
@@ -50,11 +58,13 @@ final class PipelineStages: Sendable {
     let latency: LatencyRecorder?
 
     init(
-        settings: RunSettings, encoder: X264EncoderSession, stop: StopSignal, latency: LatencyRecorder?,
+        settings: RunSettings, encoder: EncoderSession, stop: StopSignal, latency: LatencyRecorder?,
+        encoderOutput: @escaping @Sendable (EncodedPicture) -> Void = { _ in },
         streamTime: @escaping @Sendable () -> Int64
     ) {
         self.settings = Mutex(settings)
-        self.encoder = encoder
+        encoderSlot = Mutex(encoder)
+        self.encoderOutput = encoderOutput
         self.stop = stop
         self.latency = latency
         self.streamTime = streamTime

@@ -13,11 +13,15 @@ import Encoder
 /// - audio (source, device, file, rate, channels, bit rate): the audio source restarts (and its
 ///   encoder, if the format or bit rate changed); the video runs on. Adding or removing the audio
 ///   track (`none` ↔ another source) changes what every output announced: a restart.
-/// - size, frame rate, scaling and the other encoder properties shape the H.264 stream itself:
+/// - codec: a new encoder session of the other codec replaces the running one (the old one is
+///   flushed first); outputs go on and see a new decoder configuration at its first IDR.
+/// - size, frame rate, scaling and the other encoder properties shape the stream itself:
 ///   they need a restart of the daemon and are reported, not applied.
 struct ReloadPlan: Equatable {
     var bitrateKbps: Int?
     var keyframeInterval: KeyframeInterval?
+    /// The codec to switch to (`encoder.codec`).
+    var codec: VideoCodec?
     var restartSource = false
     /// The audio settings changed: the audio stage restarts with these.
     var restartAudio: AudioSettings?
@@ -38,6 +42,7 @@ struct ReloadPlan: Equatable {
         let before = old.encoder
         let after = new.encoder
         if after.bitrateKbps != before.bitrateKbps { bitrateKbps = after.bitrateKbps }
+        if after.codec != before.codec { codec = after.codec }
         if after.keyframeIntervalSeconds != before.keyframeIntervalSeconds
             || after.keyframeIntervalFrames != before.keyframeIntervalFrames
         {
@@ -72,7 +77,7 @@ struct ReloadPlan: Equatable {
     }
 
     var isEmpty: Bool {
-        bitrateKbps == nil && keyframeInterval == nil && !restartSource && restartAudio == nil && outputsToClose.isEmpty
+        bitrateKbps == nil && keyframeInterval == nil && codec == nil && !restartSource && restartAudio == nil && outputsToClose.isEmpty
             && outputsToOpen.isEmpty && statusIntervalSeconds == nil && needsRestart.isEmpty && !reconnectChanged
     }
 

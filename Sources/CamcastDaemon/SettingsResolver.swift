@@ -66,6 +66,7 @@ enum SettingsResolver {
         overrides["source.pixel_format"] = flags.pixelFormat
         overrides["source.size"] = flags.size
         overrides["source.fps"] = flags.fps
+        overrides["encoder.codec"] = flags.codec
         overrides["encoder.bitrate_kbps"] = flags.bitrateKbps.map(String.init)
         overrides["encoder.keyframe_interval_seconds"] = flags.keyframeIntervalSeconds.map { "\($0)" }
         overrides["encoder.preset"] = flags.preset
@@ -246,7 +247,17 @@ enum SettingsResolver {
             zeroLatency: config.realtime, profile: H264Profile(rawValue: config.profile.rawValue) ?? .high,
             level: config.level == "auto" ? nil : config.level, bFrames: config.bframes,
             entropy: config.entropy == .auto ? nil : H264Entropy(rawValue: config.entropy.rawValue),
-            threads: config.threads, maxFrameDelay: config.maxFrameDelay, scaling: scalingMode(config.scaling))
+            threads: config.threads, maxFrameDelay: config.maxFrameDelay, scaling: scalingMode(config.scaling),
+            codec: videoCodec(config.codec))
+    }
+
+    /// Exhaustive, as `scalingMode`. With h265 the H.264-only keys stay at their defaults (the
+    /// config's rules refuse others), and `EncoderSettings` ignores profile for H.265.
+    static func videoCodec(_ codec: CamcastConfig.EncoderConfig.Codec) -> VideoCodec {
+        switch codec {
+        case .h264: .h264
+        case .h265: .h265
+        }
     }
 
     /// Exhaustive rather than by raw value, so a choice added to the config cannot silently fall

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Splits a Motion JPEG stream — JPEG images back to back, as `ffmpeg -f mjpeg` writes them and a
 /// UVC camera sends them — into one JPEG per frame.
 ///
@@ -76,8 +80,12 @@ public struct MJPEGStreamReader<Input: Y4MByteInput> {
             guard let code = try byte(at: offset + 1) else { return pending.count - start }
             if inScan {
                 // Entropy-coded data: 0xFF then 0x00 (a stuffed byte) or RSTn is data, not a marker.
-                if first != 0xFF || code == 0x00 || (0xD0...0xD7).contains(code) {
-                    offset += first == 0xFF ? 2 : 1
+                if first != 0xFF {
+                    offset = nextMarkerCandidate(from: offset + 1)
+                    continue
+                }
+                if code == 0x00 || (0xD0...0xD7).contains(code) {
+                    offset += 2
                     continue
                 }
                 inScan = false
@@ -118,6 +126,18 @@ public struct MJPEGStreamReader<Input: Y4MByteInput> {
             }
         }
         return min(Self.frameLimit, pending.count - start)
+    }
+
+    /// The offset of the next 0xFF at or after `offset` among the bytes read so far, or the end of
+    /// them. memchr, not a byte-at-a-time walk: the scan is nearly all of a JPEG, and walking it
+    /// through `byte(at:)` cost 4.5 % of the CPU of a 1080p MJPEG replay (perf).
+    private func nextMarkerCandidate(from offset: Int) -> Int {
+        let from = start + offset
+        guard from < pending.count else { return offset }
+        return pending.withUnsafeBufferPointer { bytes in
+            guard let found = memchr(bytes.baseAddress! + from, 0xFF, bytes.count - from) else { return bytes.count - start }
+            return UnsafeRawPointer(found) - UnsafeRawPointer(bytes.baseAddress!) - start
+        }
     }
 
     /// Length up to the next SOI after `offset` (or the end of the stream), for a corrupt frame.

@@ -34,7 +34,7 @@ enum OfflineSlate {
         case .rgb24: fill(plane: 0, rows: h, rowBytes: 3 * w, pattern: [rgb.r, rgb.g, rgb.b])
         case .bgr24: fill(plane: 0, rows: h, rowBytes: 3 * w, pattern: [rgb.b, rgb.g, rgb.r])
         case .bgra32: fill(plane: 0, rows: h, rowBytes: 4 * w, pattern: [rgb.b, rgb.g, rgb.r, 255])
-        case .mjpeg: break  // never delivered: MJPEG is decoded to I420 first
+        case .mjpeg: break  // never delivered: MJPEG is decoded to NV12 first
         }
         return bytes
     }

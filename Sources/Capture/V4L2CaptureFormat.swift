@@ -4,7 +4,7 @@ import Media
 public struct V4L2CaptureFormat: Sendable, Hashable, CustomStringConvertible {
     /// The format the device sends (MJPEG, YUYV, …).
     public var devicePixelFormat: PixelFormat
-    /// The format of delivered frames: the device's, except MJPEG, which is decoded to I420.
+    /// The format of delivered frames: the device's, except MJPEG, which is decoded to NV12.
     public var pixelFormat: PixelFormat
     public var size: VideoSize
     /// The rate the driver granted (or the one asked for, if the driver cannot set it).

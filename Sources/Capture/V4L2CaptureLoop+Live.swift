@@ -50,7 +50,7 @@ extension V4L2CaptureLoop {
     private enum Picture {
         /// The frame's bytes, where the driver put them.
         case mapped(UnsafeRawBufferPointer)
-        /// MJPEG decoded to I420 in memory of our own; the buffer is not needed any more.
+        /// MJPEG decoded to NV12 in memory of our own; the buffer is not needed any more.
         case decoded([UInt8])
     }
 

@@ -22,7 +22,7 @@ final class V4L2CaptureLoop {
     let deliver: @Sendable (VideoFrame) -> Void
     /// What the device sends; a reopened device must send exactly this again.
     let deviceLayout: V4L2FrameLayout
-    /// What is delivered (I420 for MJPEG, else the device's layout); placeholders use it too.
+    /// What is delivered (NV12 for MJPEG, else the device's layout); placeholders use it too.
     let outputLayout: V4L2FrameLayout
     let frameInterval: UInt64
     let mjpeg: MJPEGFrameDecoding?
@@ -59,7 +59,7 @@ final class V4L2CaptureLoop {
         let device = stream.layout
         if device.pixelFormat == .mjpeg {
             guard let mjpeg = MJPEGFrameDecoding(
-                width: device.width, height: device.height, logger: logger,
+                width: device.width, height: device.height, keepsLastPicture: true, logger: logger,
                 countCorrupt: { counters.corruptFrames.add(1, ordering: .relaxed) })
             else {
                 throw .formatRejected(path: settings.devicePath, reason: "could not create a JPEG decompressor")

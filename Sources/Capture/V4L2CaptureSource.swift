@@ -10,7 +10,7 @@ import Synchronization
 /// Frames carry the kernel's capture timestamp (CLOCK_MONOTONIC). Uncompressed ones are delivered
 /// without a copy, borrowed from the driver's mmap buffer (`VideoFrame.isBorrowed`): as every
 /// source's, they are valid only until `deliver` returns, and the buffer goes back to the driver
-/// after that. MJPEG is decoded to I420 into memory of its own. A consumer that falls behind holds
+/// after that. MJPEG is decoded to NV12 into memory of its own. A consumer that falls behind holds
 /// the capture thread, so the driver runs out of queued buffers and drops frames itself: that
 /// shows in `driverDroppedFrames`.
 public final class V4L2CaptureSource: FrameSource {

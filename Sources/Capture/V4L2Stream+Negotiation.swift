@@ -81,7 +81,7 @@ extension V4L2Stream {
                 path: path, reason: "unusable \(format.rawValue) layout \(size), \(granted.bytesPerLine) bytes per line")
         }
         if format == .mjpeg && (size.width % 2 != 0 || size.height % 2 != 0) {
-            throw CaptureError.formatRejected(path: path, reason: "MJPEG at odd size \(size) cannot become I420")
+            throw CaptureError.formatRejected(path: path, reason: "MJPEG at odd size \(size) cannot become 4:2:0")
         }
         return (layout, try setFrameRate(device: device, type: type, settings: settings, logger: logger))
     }

@@ -33,9 +33,8 @@ public struct Y4MReader<Input: Y4MByteInput> {
         self.input = input
     }
 
-    /// Reads the next frame's picture into `bytes` (resized to `header.frameByteCount` if it is not
-    /// already that size; otherwise its storage is reused). Returns false at a clean end of stream.
-    public mutating func readFrame(into bytes: inout [UInt8]) throws(Y4MError) -> Bool {
+    /// Reads the next frame's FRAME line; false at the end of the stream.
+    private mutating func readFrameMarker() throws(Y4MError) -> Bool {
         let frame = framesRead
         // "FRAME\n" is the common case: one read for all six bytes, into stack memory (no
         // allocation per frame).
@@ -58,6 +57,19 @@ public struct Y4MReader<Input: Y4MByteInput> {
                 throw .truncatedFrame(frame: frame, received: 0, expected: header.frameByteCount)
             }
         }
+        return true
+    }
+
+    /// Reads the next frame's picture into `bytes` (resized to `header.frameByteCount` if it is not
+    /// already that size; otherwise its storage is reused). Returns false at a clean end of stream.
+    public mutating func readFrame(into bytes: inout [UInt8]) throws(Y4MError) -> Bool {
+        guard try readFrameMarker() else { return false }
+        return try readPicture(into: &bytes)
+    }
+
+    /// Reads the picture that follows a FRAME line into `bytes`.
+    private mutating func readPicture(into bytes: inout [UInt8]) throws(Y4MError) -> Bool {
+        let frame = framesRead
         let expected = header.frameByteCount
         if bytes.count != expected { bytes = [UInt8](repeating: 0, count: expected) }
         // Array's withUnsafeMutableBytes rethrows untyped errors: carry ours out in a Result.
@@ -105,3 +117,21 @@ public struct Y4MReader<Input: Y4MByteInput> {
 }
 
 extension Y4MReader: Sendable where Input: Sendable {}
+
+extension Y4MReader where Input == Y4MFileInput {
+    /// Reads the next frame like `readFrame`, but maps its picture from the file instead of
+    /// reading it (`Y4MFileInput.mapNext`) when it can: the source lends the mapping to the
+    /// encoder, so the picture is not copied before x264 copies it (the x264 CLI maps its input
+    /// the same way). Returns false at the end; `mapped` is the mapping, or nil when the picture
+    /// was read into `bytes` (a pipe, or a frame cut short at the end of the file).
+    mutating func nextFrame(mapping mapped: inout FileMapping?, orInto bytes: inout [UInt8]) throws(Y4MError) -> Bool {
+        mapped = nil
+        guard try readFrameMarker() else { return false }
+        if let mapping = input.mapNext(header.frameByteCount) {
+            mapped = mapping
+            framesRead += 1
+            return true
+        }
+        return try readPicture(into: &bytes)
+    }
+}

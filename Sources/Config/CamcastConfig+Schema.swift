@@ -57,6 +57,7 @@ extension CamcastConfig {
                 .integer("buffers", \.source.buffers, 2...32),
             ]),
             ("encoder", [
+                .choice("codec", \.encoder.codec),
                 .integer("bitrate_kbps", \.encoder.bitrateKbps, 50...100_000),
                 .number("max_rate_factor", \.encoder.maxRateFactor, 1.0...4.0),
                 .number("rate_window_seconds", \.encoder.rateWindowSeconds, 0.1...10),

@@ -14,7 +14,7 @@ extension ConfigDecoder {
     }
 
     static let outputKeys = ["url", "path", "max_frames"]
-    static let recordingExtensions = [".flv", ".h264"]
+    static let recordingExtensions = [".flv", ".h264", ".h265"]
 
     mutating func decodeOutputs(_ node: Node) {
         let at = location(of: node)
@@ -117,23 +117,23 @@ extension ConfigDecoder {
                 report("\(itemPath).url", at: url.at, error.message(quoting: text))
             }
             if let maxFrames = spec.maxFrames {
-                report("\(itemPath).max_frames", at: maxFrames.at, "only applies to .h264 file outputs, not to RTMP")
+                report("\(itemPath).max_frames", at: maxFrames.at, "only applies to .h264/.h265 file outputs, not to RTMP")
                 return nil
             }
             return parsed == nil ? nil : .rtmp(url: text)
         case (nil, let path?):
             guard let text = path.text, !text.isEmpty else {
-                report("\(itemPath).path", at: path.at, "has no value (expected a file path ending in .flv or .h264)")
+                report("\(itemPath).path", at: path.at, "has no value (expected a file path ending in .flv, .h264 or .h265)")
                 return nil
             }
             let lowered = text.lowercased()
             guard let fileExtension = Self.recordingExtensions.first(where: { lowered.hasSuffix($0) && lowered.count > $0.count }) else {
-                report("\(itemPath).path", at: path.at, "\(ValueText.quoted(text)) must end in .flv (FLV recording) or .h264 (raw Annex-B)")
+                report("\(itemPath).path", at: path.at, "\(ValueText.quoted(text)) must end in .flv (FLV recording), .h264 or .h265 (raw Annex-B)")
                 return nil
             }
             guard let maxFrames = spec.maxFrames else { return .file(path: text, maxFrames: nil) }
-            guard fileExtension == ".h264" else {
-                report("\(itemPath).max_frames", at: maxFrames.at, "only applies to .h264 file outputs, not to .flv")
+            guard fileExtension != ".flv" else {
+                report("\(itemPath).max_frames", at: maxFrames.at, "only applies to .h264/.h265 file outputs, not to .flv")
                 return nil
             }
             guard let frames = maxFrames.text else {

@@ -49,6 +49,11 @@ extension ConfigDecoder {
 
     private mutating func checkEncoder() {
         let encoder = config.encoder
+        checkAnnexBOutputs()
+        if encoder.codec == .h265 {
+            checkH265()
+            return
+        }
         guard encoder.profile == .baseline else { return }
         if encoder.bframes > 0 {
             report("encoder.bframes", at: place("encoder.bframes", "encoder.profile"),
@@ -57,6 +62,43 @@ extension ConfigDecoder {
         if encoder.entropy == .cabac {
             report("encoder.entropy", at: place("encoder.entropy", "encoder.profile"),
                    "cabac is not allowed with profile baseline, which has CAVLC only (use entropy: cavlc or auto, or profile main or high)")
+        }
+    }
+
+    /// The H.264-only keys set away from their defaults with codec h265: errors, so a setting
+    /// is never silently ignored. At their defaults (as the shipped camcast.yaml writes them) they
+    /// pass, so switching a file to h265 needs only `codec: h265`.
+    private mutating func checkH265() {
+        let encoder = config.encoder
+        let defaults = CamcastConfig.EncoderConfig()
+        let because = "applies to H.264 only, but encoder.codec is h265"
+        if encoder.profile != defaults.profile {
+            let at = place("encoder.profile", "encoder.codec")
+            report("encoder.profile", at: at, "\(because) (x265 encodes profile main); remove it")
+        }
+        if encoder.level != "auto" {
+            report("encoder.level", at: place("encoder.level", "encoder.codec"), "\(because) (x265 picks the level); remove it or use auto")
+        }
+        if encoder.entropy != .auto {
+            report("encoder.entropy", at: place("encoder.entropy", "encoder.codec"), "\(because) (H.265 has CABAC only); remove it or use auto")
+        }
+        if encoder.bframes > 0 {
+            report("encoder.bframes", at: place("encoder.bframes", "encoder.codec"),
+                   "\(encoder.bframes) B-frames, but encoder.codec is h265 and the H.265 session encodes without B-frames (use bframes: 0 or codec h264)")
+        }
+    }
+
+    /// A raw Annex-B file holds one codec, and players (ffmpeg too) go by its name: an H.265
+    /// stream in "cam.h264" would not play. Refused rather than renamed, so the file lands where
+    /// the user said; .flv files and RTMP carry either codec.
+    private mutating func checkAnnexBOutputs() {
+        let codec = config.encoder.codec
+        let (wanted, other) = codec == .h264 ? (".h264", ".h265") : (".h265", ".h264")
+        for (index, output) in config.outputs.enumerated() {
+            guard case .file(let path, _) = output, path.lowercased().hasSuffix(other) else { continue }
+            report("outputs[\(index)].path", at: place("outputs", "encoder.codec"),
+                   "\(ValueText.quoted(path)) names a raw \(other == ".h264" ? "H.264" : "H.265") file but encoder.codec is \(codec.rawValue); "
+                   + "name it \(wanted) or set encoder.codec: \(other == ".h264" ? "h264" : "h265")")
         }
     }
 

@@ -1,6 +1,11 @@
 extension CamcastConfig {
-    /// `encoder:` — the x264 session. Each value maps onto one x264 parameter (see design.md's table).
+    /// `encoder:` — the encoder session. Each value maps onto one x264 (or x265) parameter (see design.md's table).
     public struct EncoderConfig: Sendable, Equatable {
+        /// `encoder.codec`: H.264 through libx264, or H.265 through libx265.
+        public enum Codec: String, Sendable, CaseIterable {
+            case h264, h265
+        }
+
         /// `encoder.preset`: x264's speed/quality trade-off, fastest first.
         public enum Preset: String, Sendable, CaseIterable {
             case ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow, placebo
@@ -23,6 +28,7 @@ extension CamcastConfig {
             case fit, fill, stretch
         }
 
+        public var codec: Codec = .h264
         /// `encoder.bitrate_kbps`: average bitrate (x264 ABR, `rc.i_bitrate`).
         public var bitrateKbps: Int = 2500
         /// `encoder.max_rate_factor`: VBV max rate as a multiple of the average (seeds use 1.5).

@@ -6,11 +6,13 @@ import Darwin
 import Media
 import Synchronization
 
-/// Writes encoded packets to a raw `.h264` file: an H.264 Annex-B byte stream (ITU-T H.264
-/// Annex B), every NAL unit behind a 00 00 00 01 start code, as the seeds' recorders do.
+/// Writes encoded packets to a raw `.h264` or `.h265` file: an Annex-B byte stream (ITU-T H.264
+/// Annex B, H.265 Annex B), every NAL unit behind a 00 00 00 01 start code, as the seeds'
+/// recorders do.
 ///
 /// The file starts at the first keyframe (earlier pictures cannot be decoded), and every keyframe
-/// carries SPS and PPS in front of its slices, so the file plays from any IDR. Writes stop after
+/// carries the decoder configuration in front of its slices (SPS, PPS; for H.265 VPS, SPS, PPS,
+/// also before any other IRAP picture), so the file plays from any of them. Writes stop after
 /// `frameLimit` pictures. Safe to call from any thread (the `.h264` output writes from its own).
 public final class AnnexBWriter: Sendable {
     public let path: String
@@ -43,8 +45,8 @@ public final class AnnexBWriter: Sendable {
         }
     }
 
-    /// Appends one codec-neutral packet (H.264): its units with start codes, the decoder
-    /// configuration's SPS and PPS in front of a keyframe. Returns false if it was not written:
+    /// Appends one codec-neutral video packet: its units with start codes, the decoder
+    /// configuration's parameter sets in front of a keyframe (and of an H.265 IRAP picture). Returns false if it was not written:
     /// before the first keyframe, after the frame limit, or once closed.
     @discardableResult
     public func write(_ packet: MediaPacket) throws(AnnexBWriterError) -> Bool {
@@ -52,7 +54,7 @@ public final class AnnexBWriter: Sendable {
             guard state.descriptor >= 0 else { return false }
             if let frameLimit, state.framesWritten >= frameLimit { return false }
             guard state.startedAtKeyframe || packet.isKeyframe else { return false }
-            let units = (packet.isKeyframe ? packet.decoderConfiguration.parameterSets : []) + packet.units
+            let units = (Self.startsCodedVideoSequence(packet) ? packet.decoderConfiguration.parameterSets : []) + packet.units
             try Self.writeAll(Self.startCoded(units), to: state.descriptor)
             state.startedAtKeyframe = true
             state.framesWritten += 1
@@ -77,6 +79,14 @@ public final class AnnexBWriter: Sendable {
             if state.descriptor >= 0 { _ = Glibc.close(state.descriptor) }
             state.descriptor = -1
         }
+    }
+
+    /// Whether the parameter sets go in front of `packet`: every keyframe; for H.265 also an IRAP
+    /// picture (BLA/CRA, types 16…23) the encoder did not flag, e.g. a scene cut in an open GOP.
+    static func startsCodedVideoSequence(_ packet: MediaPacket) -> Bool {
+        if packet.isKeyframe { return true }
+        guard packet.codec == .h265, let first = packet.units.first, let type = HEVCNALUnitType(unit: first) else { return false }
+        return type.isIRAP
     }
 
     /// Each unit behind a 4-byte start code.

@@ -1,7 +1,12 @@
-/// One coded picture as x264 produced it: every NAL unit of the access unit, in order.
+import Media
+
+/// One coded picture as the encoder produced it: every NAL unit of the access unit, in order.
 public struct EncodedPicture: Sendable {
-    /// All NAL units of the picture (e.g. SEI, SPS, PPS, IDR slice on a keyframe); never assume one.
-    public var nalUnits: [NALUnit]
+    /// H.264 (x264) or H.265 (x265): says how to read `units` and `decoderConfiguration`.
+    public var codec: VideoCodec
+    /// All NAL units of the picture (e.g. SEI, parameter sets, IDR slice on a keyframe), header
+    /// bytes first, without start code or length prefix; never assume one.
+    public var units: [[UInt8]]
     /// An IDR picture: a decoder (or a new RTMP viewer) can start here.
     public var isKeyframe: Bool
     /// Presentation time in milliseconds, on the clock of the input frames'
@@ -10,27 +15,59 @@ public struct EncodedPicture: Sendable {
     /// Decode time in milliseconds, same clock; equals `pts` without B-frames. Composition time
     /// offset = pts − dts.
     public var dts: Int64
-    /// The SPS/PPS in force for this picture.
-    public var parameterSets: H264ParameterSets
-    /// True on the first picture and whenever the SPS/PPS differ from the previous picture's:
-    /// a muxer must send a new sequence header.
+    /// The parameter sets in force for this picture: [SPS, PPS] (H.264), [VPS, SPS, PPS] (H.265).
+    public var decoderConfiguration: DecoderConfiguration
+    /// True on the first picture and whenever the parameter sets differ from the previous
+    /// picture's: a muxer must send a new sequence header.
     public var parameterSetsChanged: Bool
     /// 0 for the first picture the session delivered, then counting up in output order.
     public var frameNumber: Int64
 
     public init(
-        nalUnits: [NALUnit], isKeyframe: Bool, pts: Int64, dts: Int64,
-        parameterSets: H264ParameterSets, parameterSetsChanged: Bool, frameNumber: Int64
+        codec: VideoCodec, units: [[UInt8]], isKeyframe: Bool, pts: Int64, dts: Int64,
+        decoderConfiguration: DecoderConfiguration, parameterSetsChanged: Bool, frameNumber: Int64
     ) {
-        self.nalUnits = nalUnits
+        self.codec = codec
+        self.units = units
         self.isKeyframe = isKeyframe
         self.pts = pts
         self.dts = dts
-        self.parameterSets = parameterSets
+        self.decoderConfiguration = decoderConfiguration
         self.parameterSetsChanged = parameterSetsChanged
         self.frameNumber = frameNumber
     }
 
+    /// An H.264 picture from typed NAL units and its SPS/PPS.
+    public init(
+        nalUnits: [NALUnit], isKeyframe: Bool, pts: Int64, dts: Int64,
+        parameterSets: H264ParameterSets, parameterSetsChanged: Bool, frameNumber: Int64
+    ) {
+        self.init(
+            codec: .h264, units: nalUnits.map(\.bytes), isKeyframe: isKeyframe, pts: pts, dts: dts,
+            decoderConfiguration: DecoderConfiguration(parameterSets: [parameterSets.sps, parameterSets.pps]),
+            parameterSetsChanged: parameterSetsChanged, frameNumber: frameNumber)
+    }
+
     /// Composition time offset (pts − dts) in milliseconds, as FLV's CompositionTime wants it.
     public var compositionTimeOffset: Int64 { pts - dts }
+
+    /// Bytes of coded data (every unit, no prefixes).
+    public var byteCount: Int { units.reduce(0) { $0 + $1.count } }
+
+    /// The units a packet carries: parameter sets travel in the decoder configuration, access
+    /// unit delimiters not at all.
+    public var pictureUnits: [[UInt8]] { units.filter { !codec.isOutOfBand($0) } }
+
+    /// The H.264 NAL units, typed (empty for H.265: its header is read by `HEVCNALUnitType`).
+    public var nalUnits: [NALUnit] {
+        guard codec == .h264 else { return [] }
+        return units.compactMap { try? NALUnit(bytes: $0) }
+    }
+
+    /// The H.264 SPS/PPS in force (empty for H.265, whose configuration has three sets).
+    public var parameterSets: H264ParameterSets {
+        let sets = decoderConfiguration.parameterSets
+        guard codec == .h264, sets.count == 2 else { return H264ParameterSets(sps: [], pps: []) }
+        return H264ParameterSets(sps: sets[0], pps: sets[1])
+    }
 }

@@ -4,15 +4,15 @@ import Media
 public enum EncoderError: Error, Hashable, CustomStringConvertible {
     /// The settings have problems; all of them are listed.
     case invalidSettings([EncoderSettingsProblem])
-    /// x264 refused to open (its own log says why, at error level).
+    /// x264 or x265 refused to open (its own log says why, at error level).
     case openFailed(String)
     /// The session was closed, or failed for good after its recovery attempts.
     case closed
-    /// `x264_encoder_encode` returned a negative status.
+    /// `x264_encoder_encode` / `x265_encoder_encode` returned a negative status.
     case encodeFailed(status: Int)
-    /// x264 returned NAL data that does not parse as length-prefixed NAL units.
+    /// The library returned NAL data that does not parse as length-prefixed NAL units.
     case malformedOutput(String)
-    /// `x264_encoder_reconfig` returned a negative status.
+    /// `x264_encoder_reconfig` / `x265_encoder_reconfig` returned a negative status.
     case reconfigureFailed(status: Int)
     /// The encoder cannot take this pixel format (MJPEG must be decoded first).
     case unsupportedPixelFormat(PixelFormat)
@@ -25,11 +25,11 @@ public enum EncoderError: Error, Hashable, CustomStringConvertible {
         switch self {
         case .invalidSettings(let problems):
             "invalid encoder settings: " + problems.map(\.description).joined(separator: "; ")
-        case .openFailed(let reason): "x264 encoder did not open: \(reason)"
+        case .openFailed(let reason): "encoder did not open: \(reason)"
         case .closed: "encoder session is closed"
-        case .encodeFailed(let status): "x264_encoder_encode failed with status \(status)"
-        case .malformedOutput(let reason): "x264 output is malformed: \(reason)"
-        case .reconfigureFailed(let status): "x264_encoder_reconfig failed with status \(status)"
+        case .encodeFailed(let status): "encoding a picture failed with status \(status)"
+        case .malformedOutput(let reason): "encoder output is malformed: \(reason)"
+        case .reconfigureFailed(let status): "encoder reconfiguration failed with status \(status)"
         case .unsupportedPixelFormat(let format): "the encoder does not take \(format.rawValue) frames"
         case .invalidFrame(let reason): "invalid frame: \(reason)"
         case .conversionFailed(let function, let status): "libyuv \(function) failed with status \(status)"

@@ -1,11 +1,14 @@
 import Media
 
-/// Everything an x264 encoder session is opened with.
+/// Everything an encoder session (x264 or x265) is opened with.
 ///
 /// The names follow the VideoToolbox properties of the seed tutorials (see design.md); each field's
 /// comment says what it becomes in `x264_param_t`. Call `validate()` first: a session refuses settings
 /// with problems, listing all of them.
 public struct EncoderSettings: Sendable, Hashable {
+    /// H.264 (libx264) or H.265 (libx265). For H.265, `profile`, `level` and `entropy` do not
+    /// apply (Main profile, x265 picks the level, CABAC only) and `bFrames` must be 0.
+    public var codec: VideoCodec
     /// Encoded picture size; frames of another size are scaled to it.
     public var size: VideoSize
     /// How frames of another aspect ratio are fitted into `size`; letterboxed by default, so
@@ -63,8 +66,10 @@ public struct EncoderSettings: Sendable, Hashable {
         threads: Int = 0,
         maxFrameDelay: Int? = nil,
         sceneCutKeyframes: Bool = false,
-        scaling: ScalingMode = .fit
+        scaling: ScalingMode = .fit,
+        codec: VideoCodec = .h264
     ) {
+        self.codec = codec
         self.size = size
         self.scaling = scaling
         self.frameRate = frameRate

@@ -6,12 +6,15 @@ import Media
 ///
 /// I420 and NV12 at the encode size go to x264 straight from the frame's bytes (a borrowed frame:
 /// straight from the camera driver's buffer), and x264 copies them into its own picture; YV12
-/// too, with U and V swapped. Everything else is converted to I420 first, libyuv reading the
+/// too, with U and V swapped. Packed 4:2:2 (YUYV, UYVY) and NV21 at the encode size become NV12,
+/// x264's own layout, so its input copy does not interleave chroma again (NV21 keeps its luma
+/// where it is; only chroma is swapped). Everything else is converted to I420, libyuv reading the
 /// frame's bytes where they are, and a frame of another size is scaled into the encode size as the
 /// `ScalingMode` says. Keeps its scratch buffers between frames, so it lives inside the session's
 /// lock.
 final class FrameConverter {
     private var converted: I420Buffer?
+    private var convertedNV12: NV12Buffer?
     private var scaled: I420Buffer?
     /// Where the last scaled picture went in `scaled`; when it changes, the bars are repainted.
     private var scaledGeometry: ScaleGeometry?
@@ -49,6 +52,22 @@ final class FrameConverter {
             return X264InputImage(layout: .i420, planes: [p[0], p[2], p[1]])
         case .nv12 where !convertIfNotI420:
             return X264InputImage(layout: .nv12, planes: Array(p.prefix(2)))
+        case .nv21 where !convertIfNotI420:
+            let out = NV12Buffer.reusing(convertedNV12, width: frame.width, height: frame.height)
+            convertedNV12 = out
+            SwapUVPlane(p[1].base, Int32(p[1].bytesPerRow), out.uv, Int32(out.width), Int32(out.width / 2), Int32(out.height / 2))
+            return out.image(luma: p[0])
+        case .yuyv where !convertIfNotI420, .uyvy where !convertIfNotI420:
+            let out = NV12Buffer.reusing(convertedNV12, width: frame.width, height: frame.height)
+            convertedNV12 = out
+            let (w, h, stride) = (Int32(out.width), Int32(out.height), Int32(p[0].bytesPerRow))
+            let status = frame.pixelFormat == .yuyv
+                ? YUY2ToNV12(p[0].base, stride, out.y, w, out.uv, w, w, h)
+                : UYVYToNV12(p[0].base, stride, out.y, w, out.uv, w, w, h)
+            guard status == 0 else {
+                throw .conversionFailed(function: frame.pixelFormat == .yuyv ? "YUY2ToNV12" : "UYVYToNV12", status: Int(status))
+            }
+            return out.image()
         case .mjpeg:
             throw .unsupportedPixelFormat(.mjpeg)
         default:

@@ -3,7 +3,7 @@ import Logging
 import Media
 import Synchronization
 
-/// Writes the stream to a raw `.h264` file (Annex-B), optionally only its first `maxFrames`
+/// Writes the stream to a raw `.h264` or `.h265` file (Annex-B), optionally only its first `maxFrames`
 /// pictures, from a thread of its own (`OutputWorker`). Like every output it muxes the
 /// codec-neutral packets itself and fails alone (issue 14 #8).
 package final class AnnexBFileOutput: StreamOutput {
@@ -37,7 +37,7 @@ package final class AnnexBFileOutput: StreamOutput {
             writer.withLock { $0 = nil }
             throw OutputFailure(output: path, reason: "\(error)")
         }
-        logger.info("writing H.264 file", metadata: ["path": "\(path)"])
+        logger.info("writing Annex-B file", metadata: ["path": "\(path)"])
     }
 
     package func write(_ packet: MediaPacket) {

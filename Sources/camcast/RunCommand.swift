@@ -29,13 +29,16 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("keyint-seconds"), help: "Longest time between keyframes, seconds (default 2).")
     var keyintSeconds: Double?
 
-    @Option(help: "x264 preset (default veryfast).")
+    @Option(help: "Video codec: h264 (libx264, default) or h265 (libx265, sent as Enhanced RTMP).")
+    var codec: String?
+
+    @Option(help: "x264/x265 preset (default veryfast).")
     var preset: String?
 
     @Option(help: "H.264 profile: baseline, main or high (default high).")
     var profile: String?
 
-    @Option(name: .customLong("output"), help: "An rtmp:// URL, or a path ending in .flv or .h264; repeat for several.")
+    @Option(name: .customLong("output"), help: "An rtmp:// URL, or a path ending in .flv, .h264 or .h265; repeat for several.")
     var outputs: [String] = []
 
     @Option(help: "Stop after this many seconds of media.")
@@ -74,6 +77,7 @@ struct RunCommand: AsyncParsableCommand {
             preset: preset, profile: profile, outputs: outputs, durationSeconds: duration, logLevel: logLevel,
             pace: pace)
         flags.pixelFormat = pixelFormat
+        flags.codec = codec
         flags.noReconnect = noReconnect
         flags.reconnectAttempts = reconnectAttempts
         flags.reconnectHealthyAfterSeconds = reconnectHealthyAfter

@@ -98,6 +98,15 @@ import Testing
         #expect(!plan.restartSource, "a source of another size would not fit the running encoder")
     }
 
+    @Test func aCodecChangeReplacesTheEncoderSessionAndNeedsNoRestart() {
+        var new = Self.settings(bitrate: 1500)
+        new.encoder.codec = .h265
+        let plan = ReloadPlan(from: Self.settings(), to: new)
+        #expect(plan.codec == .h265 && plan.needsRestart.isEmpty)
+        #expect(plan.bitrateKbps == 1500)
+        #expect(!plan.restartSource && plan.outputsToClose.isEmpty)
+    }
+
     @Test func scalingNeedsARestartAndIsNotApplied() {
         var new = Self.settings()
         new.encoder.scaling = .fill

@@ -75,7 +75,7 @@ import Glibc
         #expect(source.corruptFrames == 0)
         try #require(replayed.count == images.count)
 
-        let camera = try #require(MJPEGFrameDecoding(width: 320, height: 180, logger: Self.logger, countCorrupt: {}))
+        let camera = try #require(MJPEGFrameDecoding(width: 320, height: 180, keepsLastPicture: true, logger: Self.logger, countCorrupt: {}))
         let converter = FrameConverter()
         for (index, image) in images.enumerated() {
             let picture = try #require(image.withUnsafeBytes { camera.decode($0, sequence: UInt64(index)) })
@@ -120,6 +120,28 @@ import Glibc
         #expect(frames.map { $0.copiedBytes() } == [0, 1, 2].map { Array(bytes[($0 * frameBytes)..<(($0 + 1) * frameBytes)]) })
         let layout = try #require(V4L2FrameLayout(pixelFormat: .yuyv, width: width, height: height, bytesPerLine: 0, sizeImage: 0))
         #expect(frames.allSatisfy { $0.pixelFormat == .yuyv && $0.planes == layout.planes })
+    }
+
+    /// Raw frames of a regular file are lent from a mapping, as a camera lends its buffer (no read
+    /// copy), one at a time; a partial frame at the end still goes through the read path and is
+    /// dropped. The bytes are the file's either way.
+    @Test func rawFramesOfAFileAreLentFromAMapping() throws {
+        let width = 64, height = 32, frameBytes = 2 * 64 * 32
+        let bytes = (0..<(2 * frameBytes + frameBytes / 2)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 9) }
+        let path = try MJPEGClip.file(bytes, name: "clip.yuyv")
+        let seen = Mutex<[(borrowed: Bool, bytes: [UInt8])]>([])
+        let ended = Atomic<Bool>(false)
+        let source = try CameraReplaySource(
+            settings: CameraReplaySettings(
+                path: path, format: .raw(.yuyv), size: VideoSize(width: width, height: height),
+                frameRate: FrameRate(numerator: 30), loop: false, pace: .fast),
+            logger: Self.logger) { _ in ended.store(true, ordering: .releasing) }
+        try source.start { frame in seen.withLock { $0.append((frame.isBorrowed, frame.copiedBytes())) } }
+        for _ in 0..<2000 where !ended.load(ordering: .acquiring) { usleep(5000) }
+        source.stop()
+        let frames = seen.withLock { $0 }
+        #expect(frames.map(\.borrowed) == [true, true])
+        #expect(frames.map(\.bytes) == [0, 1].map { Array(bytes[($0 * frameBytes)..<(($0 + 1) * frameBytes)]) })
     }
 
     @Test func aFileWithoutAFrameIsAnError() throws {

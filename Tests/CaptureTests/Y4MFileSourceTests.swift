@@ -16,8 +16,8 @@ import Glibc
         let ending = Mutex<[Y4MError?]>([])
         let ended = Atomic<Bool>(false)
 
-        /// Keeps `frame` past its delivery, so keeps what `owned()` gives (the frame itself: y4m
-        /// frames own their bytes).
+        /// Keeps `frame` past its delivery, so keeps what `owned()` gives (a copy: the frames of a
+        /// file are lent from a mapping).
         func add(_ frame: VideoFrame) { frames.withLock { $0.append(frame.owned()) } }
         func end(_ error: Y4MError?) {
             ending.withLock { $0.append(error) }
@@ -43,6 +43,28 @@ import Glibc
         source.stop()
         #expect(collector.count == 0)
         #expect(collector.ending.withLock { $0 } == [.noFrames])
+    }
+
+    /// Pictures of a file are lent from a mapping of it (no read copy), also after FRAME lines
+    /// with parameters, and are the file's bytes.
+    @Test(arguments: ["FRAME\n", "FRAME Ip\n"])
+    func picturesOfAFileAreLentFromAMapping(frameLine: String) throws {
+        let bytes = Y4MClip.bytes(width: 32, height: 16, frames: 3, frameLine: frameLine)
+        let path = try Y4MClip.file(bytes)
+        let seen = Mutex<[(borrowed: Bool, bytes: [UInt8])]>([])
+        let ended = Atomic<Bool>(false)
+        let source = try Y4MFileSource(settings: Y4MSourceSettings(path: path, loop: false, pace: .fast)) { _ in
+            ended.store(true, ordering: .releasing)
+        }
+        try source.start { frame in seen.withLock { $0.append((frame.isBorrowed, frame.copiedBytes())) } }
+        for _ in 0..<2000 where !ended.load(ordering: .acquiring) { usleep(5000) }
+        source.stop()
+        let frames = seen.withLock { $0 }
+        let pictureBytes = 32 * 16 * 3 / 2
+        // Each picture is what follows its FRAME line in the file.
+        let starts = (0..<3).map { bytes.count - (3 - $0) * pictureBytes - (2 - $0) * frameLine.utf8.count }
+        #expect(frames.map(\.borrowed) == [true, true, true])
+        #expect(frames.map(\.bytes) == starts.map { Array(bytes[$0..<($0 + pictureBytes)]) })
     }
 
     @Test func fastPacePlaysTheClipOnceWithTimestampsOneIntervalApart() throws {

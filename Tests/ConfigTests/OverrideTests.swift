@@ -93,7 +93,8 @@ import Config
     }
 
     @Test func everyKeyPathIsOverridable() throws {
-        #expect(CamcastConfig.overridableKeyPaths.count == 39)
+        #expect(CamcastConfig.overridableKeyPaths.count == 40)
+        #expect(CamcastConfig.overridableKeyPaths.contains("encoder.codec"))
         #expect(CamcastConfig.overridableKeyPaths.first == "source.type")
         #expect(CamcastConfig.overridableKeyPaths.contains("encoder.keyframe_interval_seconds"))
         #expect(CamcastConfig.overridableKeyPaths.contains("status.interval_seconds"))

@@ -23,7 +23,14 @@ struct BenchSmokeTests {
         }
         // Every camera row sent every frame: a replay that broke would send none.
         #expect(result.stdout.components(separatedBy: "camcast frames sent: 30 of 30").count - 1 == 6, "\(result.stdout)")
+        // The H.265 rows (scripts/bench-h265): camcast --codec h265 against ffmpeg's libx265.
+        for mode in ["fast", "paced"] {
+            #expect(result.stdout.contains("== h265-320x180@30 \(mode):"), "\(result.stdout)")
+        }
+        // The fast row encodes every frame whatever the load (the paced one may skip, as a camera would).
+        #expect(result.stdout.contains("camcast frames encoded: 30 of 30"), "\(result.stdout)")
         for pattern in [
+            #"ratio camcast/ffmpeg \(libx265\): cpu \#(number) +wall \#(number) +rss \#(number)"#,
             #"ratio camcast/x264: +cpu \#(number) +wall \#(number) +rss \#(number)"#,
             #"ratio camcast/ffmpeg: +cpu \#(number) +wall \#(number) +rss \#(number)"#,
             #"latency camcast \(capture→socket, ms\): p50 \#(number) +p90 \#(number) +p99 \#(number) +max \#(number)"#,

@@ -33,6 +33,9 @@ extension PyAV {
         public var frames: [Frame]
         /// Messages FFmpeg logged at error level or worse, and any exception PyAV raised.
         public var errors: [String]
+        /// How a one-shot RTMP server's input ended: FFmpeg reports the publisher's leaving as
+        /// EIO, the end of that stream (nil for files, which end without an error).
+        public var endOfStream: String?
     }
 
     /// Demuxes and decodes the first video stream of `url` (a file, or `rtmp://…` with
@@ -72,7 +75,7 @@ extension PyAV {
             return None if value is None else int(round(float(value * time_base) * 1000))
 
         url, options = sys.argv[1], json.loads(sys.argv[2])
-        result = {"codec": "", "width": 0, "height": 0, "extradata": [], "packets": [], "frames": [], "errors": []}
+        result = {"codec": "", "width": 0, "height": 0, "extradata": [], "packets": [], "frames": [], "errors": [], "endOfStream": None}
         av.logging.set_level(av.logging.ERROR)
         with av.logging.Capture(local=False) as logs:
             try:
@@ -82,16 +85,27 @@ extension PyAV {
                     result["codec"] = context.name
                     result["width"], result["height"] = context.width, context.height
                     result["extradata"] = list(context.extradata or b"")
-                    for packet in container.demux(stream):
-                        if packet.size:
-                            result["packets"].append({
-                                "pts": ms(packet.pts, packet.time_base), "dts": ms(packet.dts, packet.time_base),
-                                "size": packet.size, "isKeyframe": bool(packet.is_keyframe)})
-                        for frame in packet.decode():
+                    def record(frames):
+                        for frame in frames:
                             result["frames"].append({
                                 "pts": ms(frame.pts, frame.time_base), "isKeyframe": bool(frame.key_frame),
                                 "pictureType": PictureType(frame.pict_type).name,
                                 "width": frame.width, "height": frame.height})
+                    try:
+                        for packet in container.demux(stream):
+                            if packet.size:
+                                result["packets"].append({
+                                    "pts": ms(packet.pts, packet.time_base), "dts": ms(packet.dts, packet.time_base),
+                                    "size": packet.size, "isKeyframe": bool(packet.is_keyframe)})
+                            record(packet.decode())
+                    except av.error.OSError as error:
+                        # A one-shot RTMP server's input ends with EIO when the publisher closes
+                        # the connection: the end of the stream, not a fault. Drain the decoder,
+                        # which the demuxer's own end would have done.
+                        if options.get("listen") != "1" or error.errno != 5:
+                            raise
+                        result["endOfStream"] = str(error)
+                        record(context.decode(None))
                     # An E-RTMP stream's extradata may arrive with its first packet.
                     result["extradata"] = list(context.extradata or b"") or result["extradata"]
             except Exception as error:

@@ -5,16 +5,16 @@ import Darwin
 #endif
 import Media
 
-extension X264EncoderSession {
+extension EncoderSession {
     /// Encodes with `encoder`, failing instead when a test scheduled an encode failure.
     func encodeInjecting(
-        _ image: X264InputImage, pts: Int64, forceIDR: Bool, encoder: X264Encoder, state: inout State
-    ) throws(EncoderError) -> X264Encoder.Output? {
+        _ image: X264InputImage, pts: Int64, forceIDR: Bool, encoder: any EncoderBackend, state: inout State
+    ) throws(EncoderError) -> EncoderBackendOutput? {
         if state.injectedFaults.encodeFailures > 0 {
             state.injectedFaults.encodeFailures -= 1
             throw EncoderError.encodeFailed(status: -1)
         }
-        return try encoder.encode(image, pts: pts, forceIDR: forceIDR)
+        return try encoder.encodePicture(image, pts: pts, forceIDR: forceIDR)
     }
 
     /// Opens a new encoder with the current bitrate after `error`, up to `recovery.attempts` times,
@@ -35,7 +35,7 @@ extension X264EncoderSession {
                     }
                     var settings = self.settings
                     settings.bitrateKbps = state.bitrateKbps
-                    state.encoder = try X264Encoder(settings: settings, logger: logger)
+                    state.encoder = try Self.openBackend(settings, logger: logger)
                     return .success(())
                 } catch {
                     return .failure(error)
@@ -66,8 +66,8 @@ extension X264EncoderSession {
     }
 }
 
-extension X264EncoderSession {
-    /// Test seam: the next `encodeFailures` encode calls fail as if x264 had, and the next
+extension EncoderSession {
+    /// Test seam: the next `encodeFailures` encode calls fail as if the library had, and the next
     /// `openFailures` encoder re-creations fail.
     func injectFaults(encodeFailures: Int = 0, openFailures: Int = 0) {
         withState { state in

@@ -2,15 +2,18 @@ import Logging
 import Media
 import Synchronization
 
-/// A live x264 encoding session: frames in, `EncodedPicture`s out through the output handler.
+/// A live encoding session: frames in, `EncodedPicture`s out through the output handler. One
+/// session shape for both codecs: `settings.codec` picks the backend (libx264 for H.264, libx265
+/// for H.265); the lock, the keyframe schedule in capture time, the pixel conversion, the
+/// recovery policy and delivery outside the lock are the session's, not the backend's.
 ///
-/// The x264 handle sits behind one `Mutex`, so `encode`, `requestKeyframe`, `reconfigure`, `flush`
+/// The encoder handle sits behind one `Mutex`, so `encode`, `requestKeyframe`, `reconfigure`, `flush`
 /// and `close` may be called from any thread at any time (the lock of seeds 000/004). That lock
-/// guards x264 and nothing else: pictures are delivered on the thread that called `encode` or
+/// guards the encoder and nothing else: pictures are delivered on the thread that called `encode` or
 /// `flush`, after the lock is released, so the output handler may call back into the session
 /// (ask for a keyframe, change the bitrate). A second lock, `producer`, keeps the pictures of
 /// concurrent `encode`/`flush` calls in order; keyframe requests and reconfiguration never take it.
-public final class X264EncoderSession: Sendable {
+public final class EncoderSession: Sendable {
     /// The settings the session was opened with (bitrate and keyframe interval may since have been
     /// reconfigured; `bitrateKbps` and `keyframeIntervalInFrames` say what is in force).
     public let settings: EncoderSettings
@@ -19,11 +22,11 @@ public final class X264EncoderSession: Sendable {
     private let output: @Sendable (EncodedPicture) -> Void
     let state: Mutex<State>
     /// Held by `encode` and `flush` from the encoder call until their pictures are delivered, so
-    /// pictures reach the handler in the order x264 produced them. Never taken under `state`.
+    /// pictures reach the handler in the order the encoder produced them. Never taken under `state`.
     private let producer = Mutex(())
 
-    /// Opens x264 with `settings`. Throws `EncoderError.invalidSettings` listing every problem, or
-    /// `.openFailed` if x264 refuses them.
+    /// Opens the codec's encoder with `settings`. Throws `EncoderError.invalidSettings` listing
+    /// every problem, or `.openFailed` if the library refuses them.
     public init(
         settings: EncoderSettings,
         logger: Logger,
@@ -32,8 +35,8 @@ public final class X264EncoderSession: Sendable {
     ) throws(EncoderError) {
         let problems = settings.validate()
         guard problems.isEmpty else { throw .invalidSettings(problems) }
-        let encoder = try X264Encoder(settings: settings, logger: logger)
-        let headers = try encoder.headers()
+        let encoder = try Self.openBackend(settings, logger: logger)
+        let headers = try encoder.streamHeaders()
         self.settings = settings
         self.logger = logger
         self.recovery = recovery
@@ -45,15 +48,15 @@ public final class X264EncoderSession: Sendable {
         logger.info(
             "encoder opened",
             metadata: [
-                "size": "\(settings.size)", "fps": "\(settings.frameRate)", "kbps": "\(settings.bitrateKbps)",
-                "profile": "\(settings.profile.rawValue)", "preset": "\(settings.preset)",
+                "codec": "\(settings.codec.rawValue)", "size": "\(settings.size)", "fps": "\(settings.frameRate)", "kbps": "\(settings.bitrateKbps)",
+                "profile": "\(settings.codec == .h265 ? "main" : settings.profile.rawValue)", "preset": "\(settings.preset)",
                 "keyint": "\(settings.keyframeIntervalInFrames)",
             ])
     }
 
     /// Encodes one frame; any pictures it completes are delivered before this returns.
     ///
-    /// The PTS is the frame's capture time in milliseconds. x264 must never see a PTS that does not
+    /// The PTS is the frame's capture time in milliseconds. The encoder must never see a PTS that does not
     /// increase, so a frame stamped at or before the previous one is moved to previous + 1 ms.
     public func encode(_ frame: VideoFrame) throws(EncoderError) {
         try producer.withLock { (_) throws(EncoderError) in
@@ -71,7 +74,7 @@ public final class X264EncoderSession: Sendable {
         }
     }
 
-    /// What one locked encode did: a picture (or none yet), or an x264 failure that recovery may cure.
+    /// What one locked encode did: a picture (or none yet), or an encoder failure that recovery may cure.
     private enum Attempt {
         case delivered(EncodedPicture?)
         case failed(EncoderError)
@@ -83,7 +86,7 @@ public final class X264EncoderSession: Sendable {
             let pts = state.presentationTime(for: frame)
             let converter = state.converter
             let forceIDR = recovering || state.keyframeDue(pts: pts)
-            let result: X264Encoder.Output?
+            let result: EncoderBackendOutput?
             do throws(EncoderError) {
                 result = try converter.withImage(of: frame, size: settings.size, scaling: settings.scaling) { (image) throws(EncoderError) in
                     try encodeInjecting(image, pts: pts, forceIDR: forceIDR, encoder: encoder, state: &state)
@@ -98,11 +101,11 @@ public final class X264EncoderSession: Sendable {
                 default: throw error
                 }
             }
-            // Only a frame x264 took consumes the keyframe request and advances the PTS.
+            // Only a frame the encoder took consumes the keyframe request and advances the PTS.
             state.keyframeRequested = false
             if forceIDR { state.keyframes.recordKeyframe(input: state.acceptedFrames, pts: pts) }
             state.accept(pts: pts, of: frame, logger: logger)
-            return .delivered(result.map { state.picture(from: $0) })
+            return .delivered(result.map { state.picture(from: $0, codec: settings.codec) })
         }
     }
 
@@ -139,7 +142,7 @@ public final class X264EncoderSession: Sendable {
         ])
     }
 
-    /// Changes the average bitrate live (`x264_encoder_reconfig`); the VBV peak and buffer follow
+    /// Changes the average bitrate live (`x264_encoder_reconfig`, `x265_encoder_reconfig`); the VBV peak and buffer follow
     /// with the session's factor and window.
     public func reconfigure(bitrateKbps: Int) throws(EncoderError) {
         guard EncoderSettings.bitrateRangeKbps.contains(bitrateKbps) else {
@@ -158,8 +161,8 @@ public final class X264EncoderSession: Sendable {
         logger.debug("encoder bitrate changed", metadata: ["kbps": "\(bitrateKbps)"])
     }
 
-    /// Drains the pictures x264 still holds (lookahead, B-frames) and delivers them. x264 cannot
-    /// take new frames after a drain, so the session is closed afterwards.
+    /// Drains the pictures the encoder still holds (lookahead, B-frames) and delivers them.
+    /// Neither library takes new frames after a drain, so the session is closed afterwards.
     public func flush() throws(EncoderError) {
         try producer.withLock { (_) throws(EncoderError) in
             let pictures = try withState { (state) throws(EncoderError) -> [EncodedPicture] in
@@ -169,10 +172,8 @@ public final class X264EncoderSession: Sendable {
                     state.isShutDown = true
                 }
                 var pictures: [EncodedPicture] = []
-                while encoder.delayedFrames > 0 {
-                    if let result = try encoder.encode(nil, pts: 0, forceIDR: false) {
-                        pictures.append(state.picture(from: result))
-                    }
+                while let result = try encoder.drainPicture() {
+                    pictures.append(state.picture(from: result, codec: settings.codec))
                 }
                 return pictures
             }
@@ -208,8 +209,27 @@ public final class X264EncoderSession: Sendable {
         withState { $0.bitrateKbps }
     }
 
-    /// The SPS/PPS the next keyframe will carry (for a muxer that needs them before the first picture).
+    /// The parameter sets the next keyframe will carry (for a muxer that needs them before the
+    /// first picture): [SPS, PPS] or [VPS, SPS, PPS].
+    public var decoderConfiguration: DecoderConfiguration {
+        DecoderConfiguration(parameterSets: withState { $0.parameterSets })
+    }
+
+    /// The H.264 SPS/PPS the next keyframe will carry (empty for H.265).
     public var parameterSets: H264ParameterSets {
-        withState { $0.parameterSets }
+        let sets = withState { $0.parameterSets }
+        guard settings.codec == .h264, sets.count == 2 else { return H264ParameterSets(sps: [], pps: []) }
+        return H264ParameterSets(sps: sets[0], pps: sets[1])
+    }
+
+    /// Opens the backend for `settings.codec`.
+    static func openBackend(_ settings: EncoderSettings, logger: Logger) throws(EncoderError) -> any EncoderBackend {
+        switch settings.codec {
+        case .h264: try X264Encoder(settings: settings, logger: logger)
+        case .h265: try X265Encoder(settings: settings, logger: logger)
+        }
     }
 }
+
+/// The name the daemon and the other stages knew the session by when it spoke H.264 only.
+public typealias X264EncoderSession = EncoderSession

@@ -1,7 +1,7 @@
 import Logging
 import Media
 
-extension X264EncoderSession {
+extension EncoderSession {
     /// `state.withLock`, annotated so ThreadSanitizer sees the lock (see `ThreadSanitizer`). Every
     /// access to `state` goes through here.
     func withState<R: Sendable, E: Error>(_ body: (inout State) throws(E) -> R) throws(E) -> R {
@@ -16,21 +16,22 @@ extension X264EncoderSession {
     /// Everything the session's lock guards.
     struct State {
         /// nil once closed, flushed, or given up after failed recovery, and while recovery waits.
-        var encoder: X264Encoder?
+        var encoder: (any EncoderBackend)?
         /// `close` or `flush` ran: recovery must not bring the encoder back.
         var isShutDown = false
         let converter = FrameConverter()
         var bitrateKbps: Int
-        /// The SPS/PPS in force: from `x264_encoder_headers`, then from each keyframe's own NALs.
-        var parameterSets: H264ParameterSets
+        /// The parameter sets in force ([SPS, PPS] or [VPS, SPS, PPS]): from the stream headers,
+        /// then from each keyframe's own NALs.
+        var parameterSets: [[UInt8]]
         /// What the last delivered picture carried; nil before the first.
-        var deliveredParameterSets: H264ParameterSets?
+        var deliveredParameterSets: [[UInt8]]?
         var keyframeRequested = false
-        /// Camcast, not x264, places scheduled IDRs, so the interval can change while the session runs.
+        /// Camcast, not the library, places scheduled IDRs, so the interval can change while the session runs.
         var keyframes: KeyframeSchedule
-        /// Frames x264 has accepted: the input index the next accepted frame will get.
+        /// Frames the encoder has accepted: the input index the next accepted frame will get.
         var acceptedFrames: Int64 = 0
-        /// Input index of each frame x264 holds, by PTS, to learn where x264's own IDRs fall.
+        /// Input index of each frame the encoder holds, by PTS, to learn where its own IDRs fall (scene cuts).
         var inFlight: [Int64: Int64] = [:]
         var lastPTS: Int64?
         var adjustedTimestamps = 0
@@ -38,7 +39,7 @@ extension X264EncoderSession {
         /// Test seam: make the next encode calls or encoder creations fail.
         var injectedFaults = InjectedFaults()
 
-        init(encoder: X264Encoder, bitrateKbps: Int, keyframes: KeyframeSchedule, parameterSets: H264ParameterSets) {
+        init(encoder: any EncoderBackend, bitrateKbps: Int, keyframes: KeyframeSchedule, parameterSets: [[UInt8]]) {
             self.encoder = encoder
             self.bitrateKbps = bitrateKbps
             self.keyframes = keyframes
@@ -58,7 +59,7 @@ extension X264EncoderSession {
             return last + 1
         }
 
-        /// Records the PTS of a frame x264 accepted; warns the first time one had to be bumped.
+        /// Records the PTS of a frame the encoder accepted; warns the first time one had to be bumped.
         mutating func accept(pts: Int64, of frame: VideoFrame, logger: Logger) {
             if pts != frame.timestamp.milliseconds {
                 adjustedTimestamps += 1
@@ -73,26 +74,25 @@ extension X264EncoderSession {
             acceptedFrames += 1
         }
 
-        /// Wraps an x264 result, tracking SPS/PPS changes and numbering pictures.
-        mutating func picture(from result: X264Encoder.Output) -> EncodedPicture {
+        /// Wraps a backend's result, tracking parameter-set changes and numbering pictures.
+        mutating func picture(from result: EncoderBackendOutput, codec: VideoCodec) -> EncodedPicture {
             if let input = inFlight.removeValue(forKey: result.pts), result.isKeyframe {
                 keyframes.recordKeyframe(input: input, pts: result.pts)
             }
-            if let sps = result.nalUnits.first(where: { $0.type == .sps }),
-                let pps = result.nalUnits.first(where: { $0.type == .pps })
-            {
-                parameterSets = H264ParameterSets(sps: sps.bytes, pps: pps.bytes)
+            if let sets = codec.parameterSets(in: result.units) {
+                parameterSets = sets
             }
             let changed = deliveredParameterSets != parameterSets
             deliveredParameterSets = parameterSets
             defer { nextFrameNumber += 1 }
             return EncodedPicture(
-                nalUnits: result.nalUnits, isKeyframe: result.isKeyframe, pts: result.pts, dts: result.dts,
-                parameterSets: parameterSets, parameterSetsChanged: changed, frameNumber: nextFrameNumber)
+                codec: codec, units: result.units, isKeyframe: result.isKeyframe, pts: result.pts, dts: result.dts,
+                decoderConfiguration: DecoderConfiguration(parameterSets: parameterSets), parameterSetsChanged: changed,
+                frameNumber: nextFrameNumber)
         }
     }
 
-    /// Failures a test can schedule, to exercise recovery without a broken libx264.
+    /// Failures a test can schedule, to exercise recovery without a broken library.
     struct InjectedFaults {
         var encodeFailures = 0
         var openFailures = 0
