@@ -28,6 +28,11 @@ let package = Package(
         .systemLibrary(name: "CV4L2", providers: [.apt(["linux-libc-dev"])]),
         .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        // Sound: ALSA capture, libswresample for a WAV whose rate or channels differ, and libavcodec's
+        // native AAC encoder (libavutil comes with it: frames, channel layouts, error text).
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CSWResample", pkgConfig: "libswresample", providers: [.apt(["libswresample-dev"])]),
+        .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
 
         // Pure value types shared by the stages: frames, pixel formats, timestamps.
         .target(name: "Media"),
@@ -35,6 +40,12 @@ let package = Package(
         .target(
             name: "Capture",
             dependencies: ["Media", "CV4L2", "CTurboJPEG", .product(name: "Logging", package: "swift-log")]),
+        // Stage 1, sound: where PCM comes from (silence, a looped WAV file, an ALSA capture device).
+        .target(
+            name: "AudioCapture",
+            dependencies: ["Media", "CALSA", "CSWResample", .product(name: "Logging", package: "swift-log")]),
+        // Stage 2, sound: the AAC-LC encoder session (libavcodec's native encoder).
+        .target(name: "AudioEncoder", dependencies: ["Media", "CAVCodec", .product(name: "Logging", package: "swift-log")]),
         // Stage 2: the encoder session, H.264 through libx264 or H.265 through libx265 (libyuv for
         // pixel conversion).
         .target(name: "Encoder", dependencies: ["Media", "CX264", "CX265", "CYUV", .product(name: "Logging", package: "swift-log")]),
@@ -61,7 +72,7 @@ let package = Package(
         .target(
             name: "CamcastDaemon",
             dependencies: [
-                "Media", "Capture", "Encoder", "FLV", "RTMPAddress", "RTMP", "Outputs", "Config",
+                "Media", "Capture", "Encoder", "FLV", "RTMPAddress", "RTMP", "Outputs", "Config", "AudioCapture", "AudioEncoder",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -73,7 +84,8 @@ let package = Package(
 
         // What several test targets need: the nginx-rtmp server (scripts/rtmp-server), ffmpeg/ffprobe,
         // child processes. Only test targets depend on it, so it never reaches the camcast binary.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Media only for the audio tests' frame collector (a value-type module, nothing linked in).
+        .target(name: "TestSupport", dependencies: ["Media"], path: "Tests/TestSupport"),
 
         .testTarget(name: "FLVTests", dependencies: ["FLV", "TestSupport"]),
         .testTarget(
@@ -87,6 +99,12 @@ let package = Package(
         .testTarget(
             name: "CaptureTests",
             dependencies: ["Capture", "Encoder", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
+            name: "AudioCaptureTests",
+            dependencies: ["AudioCapture", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
+            name: "AudioEncoderTests",
+            dependencies: ["AudioEncoder", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Media", "TestSupport"]),
         // Daemon and output logic apart from processes: the RTMP output over a fake publisher,
         // reconnect schedule, send queue, dead-peer detection, reload plans, sd_notify datagrams,
@@ -100,6 +118,10 @@ let package = Package(
         .testTarget(
             name: "CaptureIntegrationTests",
             dependencies: ["Capture", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        // Boots the vivid VM with snd-aloop and runs its in-VM ALSA capture suite there.
+        .testTarget(
+            name: "AudioCaptureIntegrationTests",
+            dependencies: ["AudioCapture", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         // Real servers and processes: nginx-rtmp, ffprobe/ffmpeg, the camcast binary.
         .testTarget(name: "IntegrationTests", dependencies: ["FLV", "TestSupport"]),
     ],

@@ -33,6 +33,8 @@ public struct CommandLineSettings: Sendable {
     public var tlsCAFile: String?
     /// `--pace realtime|fast`, for file sources.
     public var pace: String?
+    /// `--audio silent|none|FILE.wav|alsa:DEVICE` (config `audio.source` and its device or file).
+    public var audio: String?
 
     public init(
         configPath: String? = nil, source: String? = nil, size: String? = nil, fps: String? = nil,

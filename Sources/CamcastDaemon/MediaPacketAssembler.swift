@@ -13,6 +13,9 @@ struct MediaPacketAssembler {
         startMilliseconds = originMilliseconds
     }
 
+    /// The first picture's capture time (ms): stream time `startMilliseconds`, for the audio too.
+    var firstCaptureMilliseconds: Int64? { origin }
+
     mutating func packet(for picture: EncodedPicture) -> MediaPacket {
         let origin = self.origin ?? picture.dts
         self.origin = origin

@@ -32,6 +32,15 @@ extension Pipeline {
         if plan.restartSource {
             restartSource(new, stages: stages, running: &running, outcome: &outcome)
         }
+        if let audio = plan.restartAudio, let stage = stages.audio.withLock({ $0 }) {
+            do {
+                try stage.replace(with: audio)
+                outcome.applied.append("audio \(running.audio.map(\.description) ?? "none") → \(audio)")
+                running.audio = audio
+            } catch {
+                outcome.failures.append("audio \(audio): \(error)")
+            }
+        }
         if !plan.outputsToClose.isEmpty || !plan.outputsToOpen.isEmpty {
             replaceOutputs(plan, new: new, stages: stages, running: &running, outcome: &outcome)
         }

@@ -15,7 +15,7 @@ import Synchronization
 /// graceful shutdown (SIGTERM/SIGINT), when `durationSeconds` of media have been captured, or when
 /// an output fails — with the encoder flushed and every output ended with an end-of-sequence tag.
 public struct Pipeline: Service {
-    private let settings: RunSettings
+    let settings: RunSettings
     let logger: Logger
     /// Reload, health and status hooks for the daemon around the pipeline.
     let control: PipelineControl
@@ -30,25 +30,36 @@ public struct Pipeline: Service {
         guard !settings.outputs.isEmpty else { throw PipelineError.noOutputs }
         let stop = StopSignal()
         let counters = control.counters
-        let assembler = Mutex(MediaPacketAssembler(originMilliseconds: DebugStreamOrigin.fromEnvironment()))
+        let streamStart = DebugStreamOrigin.fromEnvironment()
+        let assembler = Mutex(MediaPacketAssembler(originMilliseconds: streamStart))
         let lastCaptureTime = Atomic<Int64>(0)
         // The stages a reload may swap; the encoder's callback reaches outputs only through it.
         let stagesBox = Mutex<PipelineStages?>(nil)
+        // With sound, the video and audio packets meet in one interleaver that hands them to the
+        // outputs in time order (PacketInterleaver.swift says why there); without, video goes
+        // straight to the outputs as before.
+        let toOutputs: @Sendable (MediaPacket) -> Void = { packet in
+            guard let stages = stagesBox.withLock({ $0 }) else { return }
+            for output in stages.streamingOutputs {
+                output.write(packet)
+            }
+        }
+        let interleaver = settings.audio == nil ? nil : PacketInterleaver(deliver: toOutputs)
+        let audio = try makeAudioStage(stop: stop, streamStart: streamStart) { packet in interleaver?.push(packet) }
 
         // The session calls this after releasing its lock: writes, muxing and queueing here
         // never hold up a keyframe request or a reconfiguration. A session a codec change opens
         // delivers here too.
         let handlePicture: @Sendable (EncodedPicture) -> Void = { picture in
-            guard let stages = stagesBox.withLock({ $0 }) else { return }
+            guard stagesBox.withLock({ $0 }) != nil else { return }
             counters.framesEncoded.add(1, ordering: .relaxed)
             if picture.isKeyframe { counters.keyframes.add(1, ordering: .relaxed) }
             counters.encodedBytes.add(picture.byteCount, ordering: .relaxed)
             lastCaptureTime.store(picture.pts, ordering: .relaxed)
             // One codec-neutral packet for every output; each muxes it for itself.
-            let packet = assembler.withLock { $0.packet(for: picture) }
-            for output in stages.streamingOutputs {
-                output.write(packet)
-            }
+            let (packet, origin) = assembler.withLock { ($0.packet(for: picture), $0.firstCaptureMilliseconds) }
+            if let audio, let origin, audio.needsOrigin { audio.videoStarted(originMilliseconds: origin) }
+            if let interleaver { interleaver.push(packet) } else { toOutputs(packet) }
         }
         let encoder: EncoderSession
         do {
@@ -126,6 +137,13 @@ public struct Pipeline: Service {
         stages.deliver.withLock { $0 = deliver }
         try source.start(deliver: deliver)
         stages.source.withLock { $0 = source }
+        do {
+            try audio?.start()
+        } catch {
+            // The video source runs already: stop it, then let the outputs end as on any stop.
+            stop.fire(.failed(.sourceFailed("audio: \(error)")))
+        }
+        stages.audio.withLock { $0 = audio }
         control.attach(self, stages)
         logger.info(
             "streaming",
@@ -133,6 +151,7 @@ public struct Pipeline: Service {
                 "source": "\(settings.source)", "size": "\(settings.encoder.size)",
                 "fps": "\(settings.encoder.frameRate)", "bitrate_kbps": "\(settings.encoder.bitrateKbps)",
                 "outputs": "\(outputs.map(\.name).joined(separator: ", "))",
+                "audio": "\(settings.audio.map(\.description) ?? "none")",
             ])
 
         let reason = await withGracefulShutdownHandler {
@@ -149,11 +168,14 @@ public struct Pipeline: Service {
             control.detach()
             let finalSource = stages.source.withLock { $0 }
             finalSource?.stop()
+            // The sound stops with the picture; its last packets go out before the outputs end.
+            audio?.stop()
             do {
                 try stages.encoder.flush()
             } catch {
                 logger.warning("encoder flush failed", metadata: ["error": "\(error)"])
             }
+            interleaver?.flush()
             let end = assembler.withLock { $0.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) }
             let all = stages.currentOutputs + stages.failedOutputs.withLock { $0 }
             for output in all {
@@ -168,7 +190,7 @@ public struct Pipeline: Service {
                 "skipped": "\(finalSource?.skippedFrames ?? 0)",
                 "driver_dropped": "\(finalSource?.driverDroppedFrames ?? 0)", "dropped": "\(delivery.droppedFrames)",
                 "discarded": "\(delivery.discardedFrames)", "reconnects": "\(delivery.reconnects)",
-            ])
+            ].merging(audio.map { Self.audioSummary($0, late: interleaver?.latePackets ?? 0) } ?? [:]) { $1 })
         if let summary = latency?.summary() {
             logger.info("latency", metadata: summary.metadata.mapValues { .string($0) })
         }
@@ -219,7 +241,10 @@ public struct Pipeline: Service {
                 width: settings.encoder.size.width, height: settings.encoder.size.height,
                 frameRate: settings.encoder.frameRate.framesPerSecond,
                 videoDataRate: Double(settings.encoder.bitrateKbps), encoder: "Camcast (\(settings.encoder.codec.library))",
-                videoCodec: settings.encoder.codec == .h265 ? .fourCC(.hevc) : .codecID(.avc)))
+                videoCodec: settings.encoder.codec == .h265 ? .fourCC(.hevc) : .codecID(.avc),
+                audio: settings.audio.map {
+                    FLVMetadata.Audio(dataRate: Double($0.bitrateKbps), sampleRate: $0.format.sampleRate, isStereo: $0.format.channels == 2)
+                }))
         let logger = self.logger
         return settings.outputs.map { target -> any StreamOutput in
             let identity = OutputIdentity()
@@ -230,7 +255,7 @@ public struct Pipeline: Service {
             switch target {
             case .flvFile(let path):
                 output = FLVFileOutput(
-                    path: path, metadata: metadata, logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
+                    path: path, metadata: metadata, hasAudio: settings.audio != nil, logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
                     onFailure: fail)
             case .rtmp(let url):
                 output = RTMPOutput(

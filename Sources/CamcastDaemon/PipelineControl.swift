@@ -45,6 +45,12 @@ public final class PipelineControl: Sendable {
             outputs: running.currentOutputs.count)
         snapshot.droppedByDriver = source?.driverDroppedFrames ?? 0
         snapshot.placeholderReason = source?.placeholderReason
+        if let audio = running.audio.withLock({ $0 }) {
+            let status = audio.status
+            snapshot.audio = PipelineSnapshot.Audio(
+                frames: audio.encodedFrames.load(ordering: .relaxed), xruns: status.xruns,
+                trouble: status.device == .live ? nil : status.device.description)
+        }
         let sent = running.currentOutputs.map(\.statistics).filter { !$0.isComplete }.map(\.sentFrames)
         snapshot.framesSent = sent.min() ?? 0
         let adapted = counters.adaptedKbps.load(ordering: .relaxed)

@@ -27,4 +27,14 @@ struct PipelineSnapshot: Sendable, Equatable {
     var framesSent = 0
     /// The bitrate adaptive bitrate runs the encoder at; nil while it is off.
     var adaptedKbps: Int?
+    /// The sound's figures; nil without audio.
+    var audio: Audio?
+
+    struct Audio: Sendable, Equatable {
+        /// AAC frames encoded since start.
+        var frames: Int
+        var xruns: Int
+        /// Why the device is not live ("silenced: …", "reopening (…)"); nil while it is.
+        var trouble: String?
+    }
 }

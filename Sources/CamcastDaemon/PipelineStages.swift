@@ -36,6 +36,8 @@ final class PipelineStages: Sendable {
     /// Outputs taken out of the stream after they failed, still to be finished at teardown.
     let failedOutputs = Mutex<[any StreamOutput]>([])
     let source: Mutex<(any FrameSource)?>
+    /// The sound (nil for `audio.source: none`); a reload replaces its source in place.
+    let audio = Mutex<AudioStage?>(nil)
     /// Running, reloading (one reload at a time) or closed. No lock is held across a reload's
     /// drains and connects: teardown marks the stages closed at once, and a reload that is still
     /// under way then finishes what it opened itself instead of adding it (issue 14 #6).

@@ -10,6 +10,9 @@ import Encoder
 ///   settings counts as a change to every RTMP output (each is reopened with them).
 /// - source (device, pixel format, buffers, test pattern ↔ device): the source restarts; the
 ///   encoder and outputs keep running.
+/// - audio (source, device, file, rate, channels, bit rate): the audio source restarts (and its
+///   encoder, if the format or bit rate changed); the video runs on. Adding or removing the audio
+///   track (`none` ↔ another source) changes what every output announced: a restart.
 /// - codec: a new encoder session of the other codec replaces the running one (the old one is
 ///   flushed first); outputs go on and see a new decoder configuration at its first IDR.
 /// - size, frame rate, scaling and the other encoder properties shape the stream itself:
@@ -20,6 +23,8 @@ struct ReloadPlan: Equatable {
     /// The codec to switch to (`encoder.codec`).
     var codec: VideoCodec?
     var restartSource = false
+    /// The audio settings changed: the audio stage restarts with these.
+    var restartAudio: AudioSettings?
     var outputsToClose: [OutputTarget] = []
     var outputsToOpen: [OutputTarget] = []
     var statusIntervalSeconds: Double?
@@ -55,6 +60,14 @@ struct ReloadPlan: Equatable {
             restartSource = true
         }
 
+        if old.audio != new.audio {
+            if let audio = new.audio, old.audio != nil {
+                restartAudio = audio
+            } else {
+                needsRestart.append("audio.source")
+            }
+        }
+
         reconnectChanged = old.reconnect != new.reconnect
         let transportChanged = old.rtmp != new.rtmp || old.sendQueueMilliseconds != new.sendQueueMilliseconds
             || reconnectChanged
@@ -70,7 +83,7 @@ struct ReloadPlan: Equatable {
     }
 
     var isEmpty: Bool {
-        bitrateKbps == nil && keyframeInterval == nil && codec == nil && !restartSource && outputsToClose.isEmpty
+        bitrateKbps == nil && keyframeInterval == nil && codec == nil && !restartSource && restartAudio == nil && outputsToClose.isEmpty
             && outputsToOpen.isEmpty && statusIntervalSeconds == nil && needsRestart.isEmpty && !reconnectChanged
             && adaptiveBitrateFloorKbps == nil
     }

@@ -55,6 +55,8 @@ public struct RunSettings: Sendable {
     public var adaptiveBitrateFloorKbps: Int?
     /// How often the one-line status is logged.
     public var statusIntervalSeconds: Double = 30
+    /// The sound beside the video; nil sends video only (config `audio.source: none`).
+    public var audio: AudioSettings?
 
     public init(source: Source, encoder: EncoderSettings, outputs: [OutputTarget], durationSeconds: Double? = nil) {
         self.source = source

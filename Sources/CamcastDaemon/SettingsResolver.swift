@@ -79,6 +79,18 @@ enum SettingsResolver {
         overrides["network.connect_timeout_seconds"] = flags.connectTimeoutSeconds.map { "\($0)" }
         overrides["network.send_timeout_seconds"] = flags.sendTimeoutSeconds.map(String.init)
         overrides["network.tls_ca_file"] = flags.tlsCAFile
+        if let audio = flags.audio {
+            // --audio silent|none|FILE.wav|alsa:DEVICE
+            if audio == "silent" || audio == "none" {
+                overrides["audio.source"] = audio
+            } else if audio.hasPrefix("alsa:") {
+                overrides["audio.source"] = "device"
+                overrides["audio.device"] = String(audio.dropFirst(5))
+            } else {
+                overrides["audio.source"] = "file"
+                overrides["audio.file"] = audio
+            }
+        }
         return overrides
     }
 
@@ -133,6 +145,7 @@ enum SettingsResolver {
             }
         }
 
+        let audio = audioSettings(config.audio, problem: problem)
         guard problems.isEmpty else { throw ConfigError(problems: problems) }
         var settings = RunSettings(source: source, encoder: encoder, outputs: outputs, durationSeconds: durationSeconds)
         settings.sendQueueMilliseconds = Int64(config.queue.maxSeconds * 1000)
@@ -145,6 +158,13 @@ enum SettingsResolver {
             maxAttempts: config.reconnect.maxAttempts, healthyAfterSeconds: config.reconnect.healthyAfterSeconds)
         settings.statusIntervalSeconds = config.status.intervalSeconds
         settings.adaptiveBitrateFloorKbps = config.encoder.adaptiveBitrate ? config.encoder.effectiveMinBitrateKbps : nil
+        settings.audio = audio
+        var warnings = warnings
+        if audio != nil, source.pace == .fast {
+            // The sound is paced by the clock; a clip played flat out would leave it behind.
+            settings.audio = nil
+            warnings.append("no audio track with --pace fast: the sound is paced in real time and cannot keep up with a clip played flat out")
+        }
         let level = Logger.Level(rawValue: config.logging.level.rawValue) ?? .info
         // librtmp formats every property of every server reply at its debug level, at a CPU cost
         // the server controls: only when the user asked for the most detailed log.

@@ -6,7 +6,10 @@
 ///     1280x720 in 30.0 fps out 30.0 fps 2496/2500 kbit/s queue 0 dropped 0 reconnects 0 outputs 2 up 1d02:03:04
 ///
 /// and, while placeholders stand in for the camera, starting with what is wrong, where an
-/// operator looks first: `[camera gone] 1280x720 in 30.0 fps …`.
+/// operator looks first: `[camera gone] 1280x720 in 30.0 fps …`. With sound, the AAC frames
+/// encoded per second and the device's xruns since start follow the outputs (`… outputs 2 audio
+/// 46.9/s xruns 0 up …`), and a microphone that is gone leads like the camera:
+/// `[audio silenced: unplugged] …`.
 ///
 /// With adaptive bitrate on, `abr N` after the rates is the bitrate the encoder runs at now
 /// (kbit/s), at most the configured one after the slash: `520/1200 kbit/s abr 500 queue …`.
@@ -26,10 +29,16 @@ struct StatusLine {
         let fpsOut = Double(max(0, current.framesSent - previous.framesSent)) / seconds
         let kbps = Int((Double(current.encodedBytes - previous.encodedBytes) * 8 / 1000 / seconds).rounded())
         let dropped = current.droppedFrames + current.skippedAtSource + current.droppedByDriver
-        let trouble = current.placeholderReason.map { "[\($0)] " } ?? ""
+        var trouble = current.placeholderReason.map { "[\($0)] " } ?? ""
+        var audio = ""
+        if let sound = current.audio {
+            let rate = Double(max(0, sound.frames - (previous.audio?.frames ?? 0))) / seconds
+            audio = "audio \(Self.oneDecimal(rate))/s xruns \(sound.xruns) "
+            if let problem = sound.trouble { trouble += "[audio \(problem)] " }
+        }
         return "\(trouble)\(current.size) in \(Self.oneDecimal(fpsIn)) fps out \(Self.oneDecimal(fpsOut)) fps "
             + "\(kbps)/\(current.targetKbps) kbit/s \(current.adaptedKbps.map { "abr \($0) " } ?? "")queue \(current.queuedPackets) dropped \(dropped) "
-            + "reconnects \(current.reconnects) outputs \(current.outputs) up \(Self.duration(uptimeSeconds))"
+            + "reconnects \(current.reconnects) outputs \(current.outputs) \(audio)up \(Self.duration(uptimeSeconds))"
     }
 
     static func oneDecimal(_ value: Double) -> String {

@@ -80,6 +80,11 @@ extension CamcastConfig {
             if decoder.config.source.type != .device, decoder.given["source.device"] == nil { decoder.config.source.device = nil }
             if decoder.config.source.type != .file, decoder.given["source.file"] == nil { decoder.config.source.file = nil }
         }
+        // Likewise a new audio source drops the old one's device or file.
+        if decoder.given["audio.source"] != nil {
+            if decoder.config.audio.source != .device, decoder.given["audio.device"] == nil { decoder.config.audio.device = nil }
+            if decoder.config.audio.source != .file, decoder.given["audio.file"] == nil { decoder.config.audio.file = nil }
+        }
         if let outputs {
             let at = SourceLocation(origin: origin)
             decoder.given["outputs"] = at

@@ -118,6 +118,7 @@ extension CamcastConfig {
             ("status", [
                 .number("interval_seconds", \.status.intervalSeconds, 1...3600),
             ]),
+            ("audio", audioFields),
         ]
     }
 

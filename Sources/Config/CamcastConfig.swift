@@ -18,6 +18,8 @@ public struct CamcastConfig: Sendable, Equatable {
     public var queue: QueueConfig
     public var logging: LoggingConfig
     public var status: StatusConfig
+    /// `audio:` (AudioConfig.swift). Set after `init`, with its default unless a file gives it.
+    public var audio = AudioConfig()
 
     public init(
         source: SourceConfig = SourceConfig(),

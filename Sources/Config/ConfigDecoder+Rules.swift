@@ -5,6 +5,7 @@ extension ConfigDecoder {
         checkSource()
         checkEncoder()
         checkAdaptiveBitrate()
+        checkAudio()
         let reconnect = config.reconnect
         if reconnect.maxDelaySeconds < reconnect.initialDelaySeconds {
             report("reconnect.max_delay_seconds", at: place("reconnect.max_delay_seconds", "reconnect.initial_delay_seconds"),
@@ -111,7 +112,7 @@ extension ConfigDecoder {
     }
 
     /// Where the first of `keyPaths` that was given was written.
-    private func place(_ keyPaths: String...) -> SourceLocation? {
+    func place(_ keyPaths: String...) -> SourceLocation? {
         keyPaths.lazy.compactMap { given[$0] }.first
     }
 }

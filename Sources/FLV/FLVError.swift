@@ -45,6 +45,14 @@ public enum FLVError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An Enhanced RTMP body handed to the legacy AVC parser (FLVVideoData reads both).
     case enhancedVideoTag(packetType: UInt8)
 
+    // MARK: Audio tag body and AudioSpecificConfig (ISO/IEC 14496-3 §1.6.2.1)
+    /// An audio tag with a SoundFormat other than AAC (10).
+    case unsupportedSoundFormat(UInt8)
+    /// The AACPacketType byte is not 0 or 1.
+    case unknownAACPacketType(UInt8)
+    /// An AudioSpecificConfig that is cut short, reserved or out of range.
+    case malformedAudioSpecificConfig(String)
+
     // MARK: AMF0 (AMF0 spec)
     /// A type marker that AMF0 does not define or that Camcast does not decode.
     case badAMF0Marker(UInt8)
@@ -124,6 +132,12 @@ public enum FLVError: Error, Equatable, Sendable, CustomStringConvertible {
             "an Enhanced RTMP video tag (IsExHeader set, PacketType \(packetType)) is not a legacy AVC tag"
         case .unsupportedVideoFourCC(let fourCC):
             "unsupported Enhanced RTMP video FourCC \(FLVVideoFourCC.text(fourCC)) (0x\(String(fourCC, radix: 16)))"
+        case .unsupportedSoundFormat(let format):
+            "unsupported FLV sound format \(format) (only AAC, 10)"
+        case .unknownAACPacketType(let type):
+            "unknown AACPacketType \(type)"
+        case .malformedAudioSpecificConfig(let reason):
+            "malformed AudioSpecificConfig: \(reason)"
         case .badAMF0Marker(let marker):
             "unsupported or invalid AMF0 type marker 0x\(String(marker, radix: 16))"
         case .stringTooLong(let length):

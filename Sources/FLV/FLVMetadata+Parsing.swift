@@ -36,13 +36,15 @@ extension FLVMetadata {
         if table["filesize"] != nil { fileSize = try number("filesize") }
         var duration = 0.0
         if table["duration"] != nil { duration = try number("duration") }
+        let audio = table["audiocodecid"] == nil ? nil : try Audio(table: table)
         self.init(
             width: try integer("width"), height: try integer("height"),
             frameRate: try number("framerate"), videoDataRate: try number("videodatarate"),
             encoder: encoder,
             duration: duration,
             videoCodec: codec, fileSize: fileSize,
-            extraFields: properties.filter { !Self.standardKeys.contains($0.key) })
+            extraFields: properties.filter { !Self.standardKeys.contains($0.key) && !(audio != nil && Audio.keys.contains($0.key)) },
+            audio: audio)
     }
 
     /// Where, in an onMetaData body, the 8-byte doubles of the top-level number fields start,

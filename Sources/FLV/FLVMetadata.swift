@@ -25,11 +25,13 @@ public struct FLVMetadata: Equatable, Sendable {
     public var fileSize: Double?
     /// Further fields, written after the standard ones in this order.
     public var extraFields: [AMF0Property]
+    /// The audio track's fields; nil for a video-only stream (FLVMetadata+Audio.swift).
+    public var audio: Audio?
 
     public init(
         width: Int, height: Int, frameRate: Double, videoDataRate: Double, encoder: String,
         duration: Double = 0, videoCodec: FLVMetadataVideoCodec = .codecID(.avc), fileSize: Double? = nil,
-        extraFields: [AMF0Property] = []
+        extraFields: [AMF0Property] = [], audio: Audio? = nil
     ) {
         self.duration = duration
         self.width = width
@@ -40,6 +42,7 @@ public struct FLVMetadata: Equatable, Sendable {
         self.encoder = encoder
         self.fileSize = fileSize
         self.extraFields = extraFields
+        self.audio = audio
     }
 
     /// The ECMA array's properties in the order they are written (ffmpeg's order, which players
@@ -52,8 +55,9 @@ public struct FLVMetadata: Equatable, Sendable {
             AMF0Property("videodatarate", .number(videoDataRate)),
             AMF0Property("framerate", .number(frameRate)),
             AMF0Property("videocodecid", .number(videoCodec.metadataValue)),
-            AMF0Property("encoder", .string(encoder)),
         ]
+        properties += audio?.properties ?? []
+        properties.append(AMF0Property("encoder", .string(encoder)))
         if let fileSize {
             properties.append(AMF0Property("filesize", .number(fileSize)))
         }

@@ -41,6 +41,8 @@ package final class AnnexBFileOutput: StreamOutput {
     }
 
     package func write(_ packet: MediaPacket) {
+        // An H.264 elementary stream has no place for sound.
+        guard packet.mediaKind == .video else { return }
         worker.push(packet)
     }
 

@@ -25,6 +25,8 @@ package final class FLVFileOutput: StreamOutput {
 
     package let name: String
     private let path: String
+    /// The file header's TypeFlagsAudio.
+    private let hasAudio: Bool
     private let state: Mutex<State>
     private let logger: Logger
     private let onFailure: @Sendable (OutputFailure) -> Void
@@ -33,10 +35,12 @@ package final class FLVFileOutput: StreamOutput {
     /// `queueMilliseconds` of media may wait for the disk before frames are dropped up to a
     /// keyframe (which `requestKeyframe` asks the encoder for).
     package init(
-        path: String, metadata: FLVTag, logger: Logger, queueMilliseconds: Int64 = OutputWorker.fileQueueMilliseconds,
+        path: String, metadata: FLVTag, hasAudio: Bool = false, logger: Logger,
+        queueMilliseconds: Int64 = OutputWorker.fileQueueMilliseconds,
         requestKeyframe: @escaping @Sendable () -> Void = {}, onFailure: @escaping @Sendable (OutputFailure) -> Void
     ) {
         self.path = path
+        self.hasAudio = hasAudio
         name = path
         state = Mutex(State(muxer: FLVPacketMuxer(metadata: metadata)))
         self.logger = logger
@@ -48,7 +52,7 @@ package final class FLVFileOutput: StreamOutput {
         let path = self.path
         let opened: Result<String, OutputFailure> = state.withLock { state in
             do {
-                let writer = try FLVFileWriter(path: FLVFileOutput.freshPath(for: path))
+                let writer = try FLVFileWriter(path: FLVFileOutput.freshPath(for: path), header: FLVHeader(hasAudio: hasAudio))
                 state.writer = writer
                 return .success(writer.path)
             } catch {
@@ -81,7 +85,7 @@ package final class FLVFileOutput: StreamOutput {
             do {
                 let epoch = packet.dts >> 32
                 if let current = state.epoch, current != epoch {
-                    try Self.roll(&state, path: path, logger: logger)
+                    try Self.roll(&state, path: path, hasAudio: hasAudio, logger: logger)
                 }
                 guard let writer = state.writer else { return nil }
                 let tags = try state.muxer.tags(for: packet)
@@ -90,8 +94,8 @@ package final class FLVFileOutput: StreamOutput {
                 }
                 if !tags.isEmpty {
                     state.epoch = epoch
-                    state.lastTime = packet.dts
-                    state.sentFrames += 1
+                    state.lastTime = max(state.lastTime, packet.dts)
+                    if packet.mediaKind == .video { state.sentFrames += 1 }
                 }
                 return nil
             } catch {
@@ -103,7 +107,7 @@ package final class FLVFileOutput: StreamOutput {
     }
 
     /// Ends the file at the wrap and opens the next; the new one starts at the next keyframe.
-    private static func roll(_ state: inout State, path: String, logger: Logger) throws {
+    private static func roll(_ state: inout State, path: String, hasAudio: Bool, logger: Logger) throws {
         if let writer = state.writer {
             if state.muxer.isStreaming {
                 try writer.write(state.muxer.endOfSequence(at: state.lastTime))
@@ -111,7 +115,7 @@ package final class FLVFileOutput: StreamOutput {
             try writer.close()
             state.writer = nil
         }
-        let next = try FLVFileWriter(path: freshPath(for: path))
+        let next = try FLVFileWriter(path: freshPath(for: path), header: FLVHeader(hasAudio: hasAudio))
         state.writer = next
         state.muxer.restart()
         state.epoch = nil

@@ -11,15 +11,22 @@ import Media
 /// and SequenceEnd to close (FLVPacketMuxer+Codec.swift). The metadata tag it is given must name
 /// the same codec (`FLVMetadata.videoCodec`: `.codecID(.avc)` or `.fourCC(.hevc)`).
 ///
+/// Audio (AAC) packets become audio tags: none before the stream's first video keyframe; the
+/// AAC sequence header goes out with the AVC one at the start (from the latest audio packet seen,
+/// even a skipped one) or, failing that, before the first audio frame (FLVPacketMuxer+Audio.swift).
+///
 /// FLV and RTMP timestamps are 32 bits of milliseconds: stream time past 2^32 ms (49.7 days)
 /// wraps to 0 and continues, which RTMP readers handle with serial-number arithmetic (RTMP spec
 /// §5.3.1.3, RFC 1982). The composition time is taken before the wrap, on 64-bit times.
 struct FLVPacketMuxer {
     let muxer = FLVMuxer()
     let metadata: FLVTag
-    private(set) var gate = KeyframeGate()
+    var gate = KeyframeGate()
     /// The video codec of the stream under way, for its end-of-sequence tag.
     var videoCodec: MediaPacket.Codec?
+    /// The AudioSpecificConfig of the latest audio packet, sent or not: what a run that starts at
+    /// a video keyframe puts beside the video's sequence header.
+    var latestAudioConfiguration: DecoderConfiguration?
 
     init(metadata: FLVTag) {
         self.metadata = metadata
@@ -29,6 +36,7 @@ struct FLVPacketMuxer {
 
     /// The tags to write for `packet`, in order; empty while waiting for the first keyframe.
     mutating func tags(for packet: MediaPacket) throws(FLVError) -> [FLVTag] {
+        if packet.mediaKind == .audio { return try audioTags(for: packet) }
         let admission = gate.admit(packet)
         let timestamp = Self.timestamp(packet.dts)
         guard let frame = try frameTag(packet, at: timestamp) else { return [] }
@@ -41,7 +49,8 @@ struct FLVPacketMuxer {
             return try codecChange(to: packet.codec, at: timestamp) + [try sequenceHeader(packet, at: timestamp), frame]
         case .start:
             videoCodec = packet.codec
-            return [metadata.retimed(to: timestamp), try sequenceHeader(packet, at: timestamp), frame]
+            return [metadata.retimed(to: timestamp), try sequenceHeader(packet, at: timestamp)]
+                + (try audioSequenceHeaderAtStart(at: timestamp)) + [frame]
         }
     }
 

@@ -6,6 +6,11 @@ import Media
 ///
 /// It remembers only the configuration it last let through, which is how it knows both whether
 /// the stream has started and whether the configuration changed; the packets carry their own.
+///
+/// Audio follows its video: an audio packet passes only once the video has started (so a stream
+/// and every run after a drop begins at a video keyframe, and audio resumes with it), and the
+/// first audio packet of a run, like one whose AudioSpecificConfig changed, is
+/// `.configurationChanged` so its sequence header goes first.
 struct KeyframeGate: Sendable {
     enum Admission: Equatable, Sendable {
         /// Not before a keyframe.
@@ -18,10 +23,23 @@ struct KeyframeGate: Sendable {
     }
 
     private var configuration: DecoderConfiguration?
+    /// The audio configuration sent in this run; nil until its sequence header goes out.
+    private var audioConfiguration: DecoderConfiguration?
 
     var isStreaming: Bool { configuration != nil }
 
+    /// Whether this run has sent an audio sequence header.
+    var hasAudioConfiguration: Bool { audioConfiguration != nil }
+
     mutating func admit(_ packet: MediaPacket) -> Admission {
+        if packet.mediaKind == .audio {
+            guard configuration != nil else { return .skip }
+            guard packet.decoderConfiguration == audioConfiguration else {
+                audioConfiguration = packet.decoderConfiguration
+                return .configurationChanged
+            }
+            return .pass
+        }
         guard let current = configuration else {
             guard packet.isKeyframe else { return .skip }
             configuration = packet.decoderConfiguration
@@ -37,5 +55,12 @@ struct KeyframeGate: Sendable {
     /// The stream starts again (a new connection, a dropped run): the next keyframe starts it.
     mutating func restart() {
         configuration = nil
+        audioConfiguration = nil
+    }
+
+    /// The audio sequence header went out with the video's at the start of the run (the muxer
+    /// knew the configuration from audio it skipped): the next audio packet with it just passes.
+    mutating func audioConfigurationSent(_ sent: DecoderConfiguration) {
+        audioConfiguration = sent
     }
 }

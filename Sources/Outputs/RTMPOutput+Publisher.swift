@@ -105,6 +105,8 @@ extension RTMPOutput {
 
     /// Sends until the queue is closed and drained, or the connection fails.
     private func stream(on publisher: any StreamPublisher, muxer: inout FLVPacketMuxer) -> ConnectionEnd {
+        // The end-of-sequence tag goes no earlier than the last tag sent (audio may end later).
+        var lastTime: Int64 = 0
         while let packet = queue.pop() {
             if case .draining(let deadline, _) = state.withLock({ $0 }), MonotonicTime.now().nanoseconds > deadline {
                 logger.warning("stop: unsent frames discarded", metadata: ["url": "\(url)", "queued": "\(queue.count)"])
@@ -128,14 +130,15 @@ extension RTMPOutput {
                 publisher.close()
                 return .failed(error)
             }
+            if !tags.isEmpty { lastTime = max(lastTime, packet.dts) }
             // The frame's last byte is with the kernel now: capture → socket latency.
-            if !tags.isEmpty {
+            if !tags.isEmpty && packet.mediaKind == .video {
                 sentFrames.add(1, ordering: .relaxed)
                 latency?.frameSent(packet)
             }
         }
         if muxer.isStreaming {
-            let end = muxer.endOfSequence(at: endTime.load(ordering: .relaxed))
+            let end = muxer.endOfSequence(at: max(endTime.load(ordering: .relaxed), lastTime))
             do {
                 try publisher.send(RTMPMediaMessage(end))
             } catch {

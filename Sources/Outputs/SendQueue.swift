@@ -15,6 +15,10 @@ import Synchronization
 /// connection are never replayed, because a new connection starts at a fresh IDR with the
 /// capture clock's current time. Dropped (congestion) and discarded (no connection) frames are
 /// counted apart.
+///
+/// Audio shares the queue and its fate: it is queued only while its video is (the gate lets audio
+/// through only after a video keyframe), an overflow drops both, and audio resumes with the
+/// keyframe. The counters count pictures only; the audio that went with them is implied.
 final class SendQueue: @unchecked Sendable {
     // @unchecked: every stored var is read and written only while `condition` is locked; the
     // counters are atomics.
@@ -59,30 +63,34 @@ final class SendQueue: @unchecked Sendable {
             if overflowed { requestKeyframe() }
         }
         guard !closed else { return }
+        // Pictures are counted; audio goes with them (every AAC packet is a "keyframe", but
+        // only a video keyframe starts a run).
+        let picture = packet.mediaKind == .video ? 1 : 0
         if suspended {
-            discardedFrames.add(1, ordering: .relaxed)
+            discardedFrames.add(picture, ordering: .relaxed)
             return
         }
         if gate.admit(packet) == .skip {
             switch skipReason {
             case .start: break
-            case .congestion: droppedFrames.add(1, ordering: .relaxed)
-            case .reconnect: discardedFrames.add(1, ordering: .relaxed)
+            case .congestion: droppedFrames.add(picture, ordering: .relaxed)
+            case .reconnect: discardedFrames.add(picture, ordering: .relaxed)
             }
             return
         }
         packets.append(packet)
         let span = packet.captureTime - packets[head].captureTime
         if span > maxSpan {
-            // Everything waiting is stale. A keyframe that arrives just now starts the next GOP
-            // and stays; anything else means waiting for one.
-            let frames = packets.count - head - (packet.isKeyframe ? 1 : 0)
-            packets = packet.isKeyframe ? [packet] : []
+            // Everything waiting is stale. A video keyframe that arrives just now starts the next
+            // GOP and stays; anything else (audio included) means waiting for one.
+            let startsRun = packet.mediaKind == .video && packet.isKeyframe
+            let frames = packets[head...].count { $0.mediaKind == .video } - (startsRun ? 1 : 0)
+            packets = startsRun ? [packet] : []
             head = 0
             droppedFrames.add(frames, ordering: .relaxed)
             overflows.add(1, ordering: .relaxed)
             gate.restart()
-            if packet.isKeyframe {
+            if startsRun {
                 _ = gate.admit(packet)
             } else {
                 skipReason = .congestion
@@ -170,7 +178,7 @@ final class SendQueue: @unchecked Sendable {
     }
 
     private func discardWaiting() {
-        discardedFrames.add(packets.count - head, ordering: .relaxed)
+        discardedFrames.add(packets[head...].count { $0.mediaKind == .video }, ordering: .relaxed)
         packets = []
         head = 0
         gate.restart()

@@ -74,6 +74,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("tls-ca-file"), help: "For rtmps:// outputs: a PEM file of CA certificates to trust besides the system store (config network.tls_ca_file).")
     var tlsCAFile: String?
 
+    @Option(help: "Sound beside the video, as AAC: 'silent' (default; an audio track of silence), 'none' (video only), a PCM .wav file (looped), or alsa:DEVICE (e.g. alsa:default, alsa:hw:1,0).")
+    var audio: String?
+
     func run() async throws {
         var flags = CommandLineSettings(
             configPath: config, source: source, size: size, fps: fps, bitrateKbps: bitrate, keyframeIntervalSeconds: keyintSeconds,
@@ -89,6 +92,7 @@ struct RunCommand: AsyncParsableCommand {
         flags.tlsCAFile = tlsCAFile
         flags.minBitrateKbps = minBitrate
         flags.noAdaptiveBitrate = noAdaptiveBitrate
+        flags.audio = audio
         let exitCode = await CamcastRunner.run(flags)
         if exitCode != 0 { throw ExitCode(exitCode) }
     }

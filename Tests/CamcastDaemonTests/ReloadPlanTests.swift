@@ -52,6 +52,22 @@ import Testing
         #expect(ReloadPlan(from: old, to: old).adaptiveBitrateFloorKbps == nil)
     }
 
+    @Test func anAudioChangeRestartsTheAudioStageOnly() {
+        var old = Self.settings()
+        old.audio = AudioSettings(source: .silent, format: AudioFormat(sampleRate: 48000, channels: 1), bitrateKbps: 128)
+        var new = old
+        new.audio?.source = .file("/srv/music.wav")
+        let plan = ReloadPlan(from: old, to: new)
+        #expect(plan.restartAudio == new.audio)
+        #expect(!plan.restartSource && plan.outputsToClose.isEmpty && plan.needsRestart.isEmpty)
+        #expect(ReloadPlan(from: old, to: old).restartAudio == nil)
+        // Adding or removing the track changes what the outputs announced: a restart.
+        var none = old
+        none.audio = nil
+        #expect(ReloadPlan(from: old, to: none).needsRestart == ["audio.source"])
+        #expect(ReloadPlan(from: none, to: old).restartAudio == nil)
+    }
+
     @Test func onlyTheOutputsThatChangedAreClosedAndOpened() {
         let plan = ReloadPlan(from: Self.settings(), to: Self.settings(outputs: [Self.file, Self.otherKey]))
         // Same host and app, another stream key: a different output, though both log as …/live/****.

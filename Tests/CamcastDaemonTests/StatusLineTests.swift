@@ -49,6 +49,18 @@ import Testing
             line == "1280x720 in 30.0 fps out 29.9 fps 520/2500 kbit/s abr 500 queue 4 dropped 8 reconnects 1 outputs 2 up 0:00:05")
     }
 
+    @Test func audioFiguresFollowTheOutputsAndADeviceProblemLeads() {
+        var previous = snapshot(atSeconds: 100, captured: 3000, encoded: 2990, bytes: 10_000_000)
+        var current = snapshot(atSeconds: 110, captured: 3300, encoded: 3289, bytes: 13_125_000)
+        previous.audio = PipelineSnapshot.Audio(frames: 1000, xruns: 1, trouble: nil)
+        current.audio = PipelineSnapshot.Audio(frames: 1469, xruns: 2, trouble: nil)
+        let line = StatusLine(previous: previous, current: current, uptimeSeconds: 5).text
+        #expect(line == "1280x720 in 30.0 fps out 29.9 fps 2500/2500 kbit/s queue 4 dropped 8 reconnects 1 outputs 2 audio 46.9/s xruns 2 up 0:00:05")
+        current.audio?.trouble = "silenced: device unplugged"
+        let gone = StatusLine(previous: previous, current: current, uptimeSeconds: 5).text
+        #expect(gone.hasPrefix("[audio silenced: device unplugged] 1280x720 in 30.0 fps"), "\(gone)")
+    }
+
     @Test(arguments: [(0.0, "0:00:00"), (5.9, "0:00:05"), (3661, "1:01:01"), (86399, "23:59:59"), (86400, "1d00:00:00")])
     func uptime(_ seconds: Double, _ text: String) {
         #expect(StatusLine.duration(seconds) == text)

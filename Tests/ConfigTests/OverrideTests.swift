@@ -93,7 +93,7 @@ import Config
     }
 
     @Test func everyKeyPathIsOverridable() throws {
-        #expect(CamcastConfig.overridableKeyPaths.count == 36)
+        #expect(CamcastConfig.overridableKeyPaths.count == 42)
         #expect(CamcastConfig.overridableKeyPaths.contains("encoder.codec"))
         #expect(CamcastConfig.overridableKeyPaths.contains("encoder.min_bitrate_kbps"))
         #expect(CamcastConfig.overridableKeyPaths.first == "source.type")

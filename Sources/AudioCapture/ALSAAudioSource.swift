@@ -1,0 +1,53 @@
+import Logging
+import Media
+import Synchronization
+
+/// Sound from an ALSA capture device (`hw:1,0`, `plughw:CARD=Camera,DEV=0`, `default`) on its own
+/// thread, stamped on CLOCK_MONOTONIC by the kernel (the clock of the video frames), so lip sync
+/// holds over hours.
+///
+/// Overruns are recovered and counted. A device that goes away (a USB microphone unplugged, the
+/// card removed) is handled like a camera: silence goes out in its place with timestamps that
+/// continue the live ones, the device is reopened every `reopenIntervalSeconds`, and the stream
+/// never stops. Only `start` fails for a device that cannot be used at all (not found, busy,
+/// format refused): that is a configuration error, not a fault to ride out.
+public final class ALSAAudioSource: AudioSource {
+    public let device: String
+    public let format: AudioFormat
+    let reopenIntervalNanoseconds: UInt64
+    private let thread = AudioSourceThread()
+    private let counters = AudioSourceCounters()
+    private let logger: Logger
+
+    public init(device: String, format: AudioFormat, reopenIntervalSeconds: Double = 1, logger: Logger = Logger(label: "camcast.audio")) {
+        self.device = device
+        self.format = format
+        self.reopenIntervalNanoseconds = UInt64(reopenIntervalSeconds * 1e9)
+        self.logger = logger
+    }
+
+    public var status: AudioSourceStatus { counters.status }
+
+    /// Opens and configures the device on the calling thread (so its errors reach the caller),
+    /// then captures on a thread of its own.
+    public func start(deliver: @escaping @Sendable (AudioFrame) -> Void) throws {
+        // Not a second open of a device this source already holds.
+        guard !thread.isRunning else { throw AudioCaptureError.alreadyStarted }
+        let opened = Mutex<ALSAPCM?>(try ALSAPCM(device: device, format: format))
+        counters.device.withLock { $0 = .live }
+        logger.info("audio device opened", metadata: ["device": "\(device)", "format": "\(format)"])
+        let loop = ALSACaptureLoop(
+            device: device, format: format, reopenIntervalNanoseconds: reopenIntervalNanoseconds, counters: counters, logger: logger,
+            deliver: deliver)
+        let thread = self.thread
+        try thread.start {
+            var pcm = opened.withLock { held -> ALSAPCM? in
+                defer { held = nil }
+                return held
+            }
+            loop.run(thread: thread, pcm: &pcm)
+        }
+    }
+
+    public func stop() { thread.stop() }
+}

@@ -1,0 +1,141 @@
+import Logging
+import Media
+import Synchronization
+
+/// A live AAC-LC encoding session (libavcodec's native encoder): PCM `AudioFrame`s in,
+/// `MediaPacket`s (`.aac`, one raw AAC frame each) out through the output handler.
+///
+/// The same contract as the video session (X264EncoderSession): the codec sits behind one
+/// `Mutex`, so `encode`, `flush` and `close` may be called from any thread; packets are delivered
+/// on the thread that called `encode` or `flush`, after that lock is released, in order (a second
+/// lock, `producer`, keeps concurrent callers' packets in sequence).
+///
+/// Input is buffered into 1024-sample blocks (one AAC frame each), whatever the frames' length.
+/// A packet's `captureTime` is the capture instant of the first sample it decodes to; `dts` = `pts`
+/// is that instant on the stream clock, computed as the video packets are (capture milliseconds
+/// minus the origin's), so audio and video share stream time 0 when given the same origin.
+public final class AACEncoderSession: Sendable {
+    public let settings: AACEncoderSettings
+    /// The AudioSpecificConfig every packet carries as its decoder configuration (for a muxer
+    /// that needs it before the first packet: FLV's AAC sequence header).
+    public let audioSpecificConfig: [UInt8]
+    private let logger: Logger
+    private let output: @Sendable (MediaPacket) -> Void
+    private let state: Mutex<State>
+    /// Held by `encode` and `flush` from the codec call until their packets are delivered.
+    /// Never taken under `state`.
+    private let producer = Mutex(())
+
+    struct State {
+        var encoder: LibavAACEncoder?
+        var blocks: AudioBlockBuffer
+        var clock: AACPacketClock
+        /// The encoder pts (in samples) of the next block.
+        var nextPTS: Int64 = 0
+        var deliveredPackets = 0
+        var packetsBeforeOrigin = 0
+    }
+
+    /// Opens the encoder. `streamOrigin` is the capture instant that is stream time
+    /// `streamStartMilliseconds` (the video's first picture, so both tracks start together); nil
+    /// takes the first sample's. Throws `.invalidSettings` listing every problem, or `.openFailed`.
+    public init(
+        settings: AACEncoderSettings,
+        streamOrigin: MonotonicTime? = nil,
+        streamStartMilliseconds: Int64 = 0,
+        logger: Logger = Logger(label: "camcast.audio-encoder"),
+        output: @escaping @Sendable (MediaPacket) -> Void
+    ) throws(AACEncoderError) {
+        let problems = settings.problems()
+        guard problems.isEmpty else { throw .invalidSettings(problems) }
+        let encoder = try LibavAACEncoder(format: settings.format, bitrateKbps: settings.bitrateKbps)
+        self.settings = settings
+        self.audioSpecificConfig = encoder.audioSpecificConfig
+        self.logger = logger
+        self.output = output
+        self.state = Mutex(
+            State(
+                encoder: encoder, blocks: AudioBlockBuffer(format: settings.format, blockFrames: encoder.frameSize),
+                clock: AACPacketClock(
+                    sampleRate: settings.format.sampleRate, origin: streamOrigin, startMilliseconds: streamStartMilliseconds)))
+        logger.info(
+            "audio encoder opened",
+            metadata: ["codec": "aac-lc", "format": "\(settings.format)", "kbps": "\(settings.bitrateKbps)"])
+    }
+
+    /// Buffers `frame` and encodes every whole 1024-sample block; the packets they complete are
+    /// delivered before this returns. Throws `.formatMismatch` for a frame in another format.
+    public func encode(_ frame: AudioFrame) throws(AACEncoderError) {
+        guard frame.format == settings.format else { throw .formatMismatch(expected: settings.format, got: frame.format) }
+        try producer.withLock { (_) throws(AACEncoderError) in
+            let packets = try state.withLock { (state) throws(AACEncoderError) -> [MediaPacket] in
+                guard let encoder = state.encoder else { throw .closed }
+                state.blocks.append(frame)
+                var packets: [MediaPacket] = []
+                while let block = state.blocks.nextBlock() {
+                    try encodeBlock(block, with: encoder, into: &packets, state: &state)
+                }
+                return packets
+            }
+            for packet in packets { output(packet) }
+        }
+    }
+
+    /// Encodes what is buffered (a last, shorter AAC frame) and drains the encoder, delivering
+    /// every packet; the session is closed afterwards.
+    public func flush() throws(AACEncoderError) {
+        try producer.withLock { (_) throws(AACEncoderError) in
+            let packets = try state.withLock { (state) throws(AACEncoderError) -> [MediaPacket] in
+                guard let encoder = state.encoder else { throw .closed }
+                defer { state.encoder = nil }
+                var packets: [MediaPacket] = []
+                if let block = state.blocks.remainder() {
+                    try encodeBlock(block, with: encoder, into: &packets, state: &state)
+                }
+                for encoded in try encoder.drain() {
+                    if let packet = makePacket(encoded, state: &state) { packets.append(packet) }
+                }
+                return packets
+            }
+            for packet in packets { output(packet) }
+        }
+        logger.info("audio encoder flushed and closed")
+    }
+
+    /// Releases the encoder without draining it. Idempotent; `encode` throws `.closed` afterwards.
+    public func close() {
+        let wasOpen = state.withLock { state in
+            defer { state.encoder = nil }
+            return state.encoder != nil
+        }
+        if wasOpen { logger.info("audio encoder closed") }
+    }
+
+    public var isClosed: Bool { state.withLock { $0.encoder == nil } }
+
+    /// Packets handed to the output so far.
+    public var deliveredPackets: Int { state.withLock { $0.deliveredPackets } }
+
+    private func encodeBlock(
+        _ block: AudioBlockBuffer.Block, with encoder: LibavAACEncoder, into packets: inout [MediaPacket], state: inout State
+    ) throws(AACEncoderError) {
+        let pts = state.nextPTS
+        state.clock.record(blockPTS: pts, time: block.timestamp)
+        state.nextPTS += Int64(block.frameCount)
+        for encoded in try encoder.encode(block.samples, frames: block.frameCount, pts: pts) {
+            if let packet = makePacket(encoded, state: &state) { packets.append(packet) }
+        }
+    }
+
+    private func makePacket(_ encoded: LibavAACEncoder.Packet, state: inout State) -> MediaPacket? {
+        let capture = state.clock.captureNanoseconds(ofPTS: encoded.pts)
+        guard let dts = state.clock.streamTime(ofCaptureNanoseconds: capture) else {
+            state.packetsBeforeOrigin += 1
+            return nil
+        }
+        state.deliveredPackets += 1
+        return MediaPacket(
+            codec: .aac, decoderConfiguration: DecoderConfiguration(parameterSets: [audioSpecificConfig]), isKeyframe: true,
+            dts: dts, pts: dts, captureTime: capture / 1_000_000, units: [encoded.bytes])
+    }
+}

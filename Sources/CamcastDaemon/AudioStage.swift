@@ -1,0 +1,198 @@
+import AudioCapture
+import AudioEncoder
+import Logging
+import Media
+import Synchronization
+
+/// The sound beside the video: an audio source on its own thread feeding an AAC session, whose
+/// packets go to `output` (the pipeline's interleaver, then the same outputs as the video).
+///
+/// The session is made when the video's first picture fixes stream time 0 (`videoStarted`), with
+/// that picture's capture instant as its origin, so both tracks count from the same instant on
+/// the same CLOCK_MONOTONIC. Audio captured before then is not encoded: no output sends audio
+/// before the first video keyframe anyway.
+///
+/// Its life is one enum behind one lock. A reload replaces the source (and the session, if the
+/// format or bit rate changed) while the video runs on.
+final class AudioStage: Sendable {
+    private enum Phase {
+        case idle
+        /// Source running; `session` is nil until the video's first picture.
+        case running(source: any AudioSource, session: AACEncoderSession?)
+        /// The source is kept for its final figures.
+        case stopped(source: (any AudioSource)?)
+    }
+
+    private struct State {
+        var phase = Phase.idle
+        var settings: AudioSettings
+        /// The video's first picture, in capture nanoseconds; nil until it came.
+        var origin: MonotonicTime?
+        /// Counters of sources replaced by a reload, carried into the totals.
+        var retired = AudioSourceStatus()
+    }
+
+    private let state: Mutex<State>
+    private let logger: Logger
+    private let startMilliseconds: Int64
+    private let output: @Sendable (MediaPacket) -> Void
+    private let onFailure: @Sendable (String) -> Void
+    /// AAC frames encoded (packets delivered), for the status line and the stop summary.
+    let encodedFrames = Atomic<Int>(0)
+
+    init(
+        settings: AudioSettings, logger: Logger, startMilliseconds: Int64, output: @escaping @Sendable (MediaPacket) -> Void,
+        onFailure: @escaping @Sendable (String) -> Void
+    ) {
+        state = Mutex(State(settings: settings))
+        self.logger = logger
+        self.startMilliseconds = startMilliseconds
+        self.output = output
+        self.onFailure = onFailure
+    }
+
+    var settings: AudioSettings { state.withLock { $0.settings } }
+
+    /// The source for `settings`. A WAV file that cannot be opened throws.
+    static func makeSource(_ settings: AudioSettings, logger: Logger) throws -> any AudioSource {
+        switch settings.source {
+        case .silent:
+            return SilentAudioSource(format: settings.format)
+        case .file(let path):
+            return try WAVFileAudioSource(path: path, format: settings.format, logger: logger)
+        case .device(let name):
+            return ALSAAudioSource(device: name, format: settings.format, logger: logger)
+        }
+    }
+
+    /// Checks that a session can be opened with these settings (fails fast, at start).
+    static func checkEncoder(_ settings: AudioSettings) throws {
+        let probe = try AACEncoderSession(settings: encoderSettings(settings), logger: Logger(label: "camcast.audio.probe")) { _ in }
+        probe.close()
+    }
+
+    static func encoderSettings(_ settings: AudioSettings) -> AACEncoderSettings {
+        AACEncoderSettings(format: settings.format, bitrateKbps: settings.bitrateKbps)
+    }
+
+    func start() throws {
+        let settings = state.withLock { $0.settings }
+        let source = try Self.makeSource(settings, logger: logger)
+        try source.start(deliver: deliver)
+        let started = state.withLock { state -> Bool in
+            guard case .idle = state.phase else { return false }
+            state.phase = .running(source: source, session: nil)
+            return true
+        }
+        if !started { source.stop() }
+        logger.info("audio started", metadata: ["audio": "\(settings)"])
+    }
+
+    private var deliver: @Sendable (AudioFrame) -> Void {
+        { [self] frame in
+            guard let session = state.withLock({ state -> AACEncoderSession? in
+                if case .running(_, let session) = state.phase { return session }
+                return nil
+            }) else { return }
+            do throws(AACEncoderError) {
+                try session.encode(frame)
+            } catch .closed {
+                // Replaced by a reload or closed at stop between the lookup and the call.
+            } catch {
+                onFailure("audio encoder: \(error)")
+            }
+        }
+    }
+
+    /// The video's first picture fixed stream time 0 at `originMilliseconds` (capture clock):
+    /// open the session on that origin. Called on the capture thread, once.
+    func videoStarted(originMilliseconds: Int64) {
+        let origin = MonotonicTime(nanoseconds: UInt64(max(0, originMilliseconds)) * 1_000_000)
+        state.withLock { state in
+            guard state.origin == nil else { return }
+            state.origin = origin
+            guard case .running(let source, nil) = state.phase else { return }
+            state.phase = .running(source: source, session: makeSession(state.settings, origin: origin))
+        }
+    }
+
+    var needsOrigin: Bool { state.withLock { $0.origin == nil } }
+
+    private func makeSession(_ settings: AudioSettings, origin: MonotonicTime) -> AACEncoderSession? {
+        do {
+            return try AACEncoderSession(
+                settings: Self.encoderSettings(settings), streamOrigin: origin, streamStartMilliseconds: startMilliseconds,
+                logger: logger
+            ) { [self] packet in
+                encodedFrames.add(1, ordering: .relaxed)
+                output(packet)
+            }
+        } catch {
+            onFailure("audio encoder: \(error)")
+            return nil
+        }
+    }
+
+    /// A reload: a new source (and a new session if the format or bit rate changed) in place of
+    /// the old, the video untouched. Throws if the new source cannot start; the old one is then
+    /// started again.
+    func replace(with new: AudioSettings) throws {
+        let replacement = try Self.makeSource(new, logger: logger)
+        let (oldSource, oldSession, origin, oldSettings) = state.withLock { state -> ((any AudioSource)?, AACEncoderSession?, MonotonicTime?, AudioSettings) in
+            guard case .running(let source, let session) = state.phase else { return (nil, nil, nil, state.settings) }
+            return (source, session, state.origin, state.settings)
+        }
+        guard let oldSource else { return }
+        oldSource.stop()
+        var session = oldSession
+        if Self.encoderSettings(new) != Self.encoderSettings(oldSettings), let origin {
+            // The AudioSpecificConfig may change: outputs send the new one before the next frame.
+            try? oldSession?.flush()
+            session = makeSession(new, origin: origin)
+        }
+        do {
+            try replacement.start(deliver: deliver)
+        } catch {
+            try? oldSource.start(deliver: deliver)
+            throw error
+        }
+        state.withLock { state in
+            let retired = oldSource.status
+            state.retired.deliveredFrames += retired.deliveredFrames
+            state.retired.xruns += retired.xruns
+            state.retired.reopens += retired.reopens
+            state.settings = new
+            state.phase = .running(source: replacement, session: session)
+        }
+    }
+
+    /// Stops the source and flushes the session (its last packets go out). Idempotent.
+    func stop() {
+        let (source, session) = state.withLock { state -> ((any AudioSource)?, AACEncoderSession?) in
+            guard case .running(let source, let session) = state.phase else { return (nil, nil) }
+            state.phase = .stopped(source: source)
+            return (source, session)
+        }
+        source?.stop()
+        do {
+            try session?.flush()
+        } catch {
+            logger.warning("audio encoder flush failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// The source's figures (and those of sources a reload replaced).
+    var status: AudioSourceStatus {
+        let (current, retired) = state.withLock { state -> (AudioSourceStatus?, AudioSourceStatus) in
+            switch state.phase {
+            case .running(let source, _), .stopped(let source?): return (source.status, state.retired)
+            default: return (nil, state.retired)
+            }
+        }
+        var total = current ?? AudioSourceStatus()
+        total.deliveredFrames += retired.deliveredFrames
+        total.xruns += retired.xruns
+        total.reopens += retired.reopens
+        return total
+    }
+}

@@ -1,0 +1,35 @@
+import AudioCapture
+import Logging
+import Media
+
+extension Pipeline {
+    /// The audio stage for `settings.audio` (nil for none), its encoder checked now so that bad
+    /// settings fail before anything starts. Packets go to `output` until the run stops: the
+    /// sound ends with the picture, not a teardown later.
+    func makeAudioStage(
+        stop: StopSignal, streamStart: Int64, output: @escaping @Sendable (MediaPacket) -> Void
+    ) throws -> AudioStage? {
+        guard let audio = settings.audio else { return nil }
+        do {
+            try AudioStage.checkEncoder(audio)
+        } catch {
+            throw PipelineError.encoderFailed("audio: \(error)")
+        }
+        return AudioStage(
+            settings: audio, logger: logger, startMilliseconds: streamStart,
+            output: { packet in
+                guard !stop.hasFired else { return }
+                output(packet)
+            },
+            onFailure: { reason in stop.fire(.failed(.encoderFailed(reason))) })
+    }
+
+    /// The stop summary's audio figures.
+    static func audioSummary(_ audio: AudioStage, late: Int) -> Logger.Metadata {
+        let status = audio.status
+        return [
+            "audio_frames": "\(audio.encodedFrames.load(ordering: .relaxed))", "audio_xruns": "\(status.xruns)",
+            "audio_device": "\(status.device)", "audio_late": "\(late)",
+        ]
+    }
+}

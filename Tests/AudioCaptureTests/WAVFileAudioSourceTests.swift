@@ -1,0 +1,108 @@
+import AudioCapture
+import Foundation
+import Media
+import Testing
+import TestSupport
+
+/// The WAV source against files ffmpeg made (a writer nobody here wrote).
+@Suite struct WAVFileAudioSourceTests {
+    /// A `seconds`-long 1 kHz sine WAV from ffmpeg, in the given PCM codec and format.
+    static func tone(_ name: String, rate: Int, channels: Int, seconds: Double = 0.5, codec: String = "pcm_s16le") throws -> String {
+        let path = try Project.scratchDirectory("wav-source").appendingPathComponent(name).path
+        _ = try FFmpegTools.run("ffmpeg", [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=\(rate):duration=\(seconds)",
+            "-ac", "\(channels)", "-c:a", codec, path,
+        ])
+        return path
+    }
+
+    static func play(_ source: WAVFileAudioSource, runs: Int) throws -> AudioFrameCollector {
+        let collector = AudioFrameCollector()
+        try source.start { collector.deliver($0) }
+        let arrived = collector.wait(for: runs, timeout: 30)
+        source.stop()
+        collector.markStopped()
+        #expect(collector.lateDeliveries == 0)
+        #expect(arrived)
+        return collector
+    }
+
+    /// At the file's own format the samples go out exactly as stored, looped with nothing between
+    /// the last sample and the first, on a gapless sample clock.
+    @Test func loopsTheFileSampleForSample() throws {
+        let path = try Self.tone("mono48k.wav", rate: 48_000, channels: 1, seconds: 0.25)
+        let source = try WAVFileAudioSource(path: path, format: AudioFormat(sampleRate: 48_000, channels: 1))
+        #expect(source.fileFormat == AudioFormat(sampleRate: 48_000, channels: 1))
+        let file = try Data(contentsOf: URL(fileURLWithPath: path))
+        let header = try #require(try WAVHeader.parse(Array(file), fileLength: file.count))
+        let stored = Goertzel.samples(fromS16LE: Array(file[header.dataOffset..<header.dataOffset + header.dataLength])).map { Int16($0 * 32768) }
+        #expect(stored.count == 12_000)
+
+        let collector = try Self.play(source, runs: 30)  // 30 × 1024 > 2.5 loops of 12000
+        let played = collector.samples
+        for (index, sample) in played.enumerated() where sample != stored[index % stored.count] {
+            Issue.record("sample \(index) is \(sample), the file's \(index % stored.count) is \(stored[index % stored.count])")
+            break
+        }
+        let all = collector.all
+        for (k, arrival) in all.enumerated() {
+            #expect(arrival.frame.timestamp == all[0].frame.timestamp.adding(nanoseconds: UInt64(k) * 1024 * 1_000_000_000 / 48_000))
+        }
+    }
+
+    /// A 44.1 kHz stereo file played at 48 kHz mono: still a 1 kHz tone, every 1024-sample run as
+    /// loud as the next (no gap at the loop's seam), and no click (no step larger than the sine's
+    /// own steepest slope allows).
+    @Test func resamplesAndLoopsWithoutAGapOrClick() throws {
+        let path = try Self.tone("stereo44k.wav", rate: 44_100, channels: 2, seconds: 0.5)
+        let format = AudioFormat(sampleRate: 48_000, channels: 1)
+        let source = try WAVFileAudioSource(path: path, format: format)
+        #expect(source.fileFormat == AudioFormat(sampleRate: 44_100, channels: 2))
+        let collector = try Self.play(source, runs: 60)  // 1.28 s: two seams
+        let samples = collector.samples.map { Double($0) / 32768 }
+        #expect(samples.count >= 60 * 1024)
+        // Past the resampler's first few samples, every run carries the tone at the same level.
+        let steady = Array(samples[1024...])
+        let tone = Goertzel.power(of: steady, at: 1000, sampleRate: 48_000)
+        // A pure sine's power at its frequency is half its mean square: nearly all of it is at 1 kHz.
+        #expect(tone > 0.45 * Goertzel.meanSquare(steady), "1 kHz power \(tone)")
+        let levels = stride(from: 1024, to: samples.count - 1024, by: 1024).map { Goertzel.meanSquare(Array(samples[$0..<$0 + 1024])) }
+        let mean = levels.reduce(0, +) / Double(levels.count)
+        #expect(levels.allSatisfy { abs($0 - mean) < 0.05 * mean }, "run levels \(levels.min()!)...\(levels.max()!), mean \(mean)")
+        // ffmpeg's sine is at 1/8 scale; its steepest step at 48 kHz is 2π·1000/48000 × amplitude.
+        let amplitude = steady.map(abs).max()!
+        let steepest = zip(steady, steady.dropFirst()).map { abs($1 - $0) }.max()!
+        #expect(steepest < 1.2 * 2 * Double.pi * 1000 / 48_000 * amplitude, "step \(steepest) for amplitude \(amplitude)")
+    }
+
+    @Test func badFilesAreStartupErrors() throws {
+        func error(_ path: String) -> AudioCaptureError? {
+            #expect(throws: AudioCaptureError.self) {
+                _ = try WAVFileAudioSource(path: path, format: AudioFormat(sampleRate: 48_000, channels: 1))
+            }
+        }
+        #expect(error("/nonexistent/tone.wav") == .fileUnreadable(path: "/nonexistent/tone.wav", errno: ENOENT))
+        let s24 = try Self.tone("s24.wav", rate: 48_000, channels: 1, codec: "pcm_s24le")
+        #expect(error(s24) == .badWAV(path: s24, .unsupportedBitDepth(24)))
+        let u8 = try Self.tone("u8.wav", rate: 48_000, channels: 1, codec: "pcm_u8")
+        #expect(error(u8) == .badWAV(path: u8, .unsupportedBitDepth(8)))
+        let float = try Self.tone("f32.wav", rate: 48_000, channels: 1, codec: "pcm_f32le")
+        #expect(error(float) == .badWAV(path: float, .notPCM(formatTag: 3)))
+        let alaw = try Self.tone("alaw.wav", rate: 8_000, channels: 1, codec: "pcm_alaw")
+        #expect(error(alaw) == .badWAV(path: alaw, .notPCM(formatTag: 6)))
+        // Cut inside the header, and cut inside the data.
+        let good = try Data(contentsOf: URL(fileURLWithPath: try Self.tone("cut.wav", rate: 48_000, channels: 1)))
+        let directory = try Project.scratchDirectory("wav-source")
+        let header = directory.appendingPathComponent("cut-header.wav")
+        try good.prefix(30).write(to: header)
+        #expect(error(header.path) == .badWAV(path: header.path, .truncatedHeader(at: 30)))
+        let data = directory.appendingPathComponent("cut-data.wav")
+        try good.prefix(1000).write(to: data)
+        guard case .badWAV(_, .truncatedData) = error(data.path) else {
+            Issue.record("\(String(describing: error(data.path)))")
+            return
+        }
+        // Not a file.
+        #expect(error(directory.path) == .fileUnreadable(path: directory.path, errno: EISDIR))
+    }
+}

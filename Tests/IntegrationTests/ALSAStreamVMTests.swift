@@ -1,0 +1,86 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The camcast binary capturing sound from a real kernel driver: in the vivid VM, `snd-aloop`
+/// loops what aplay plays into `hw:Loopback,0,0` to `hw:Loopback,1,0`, which camcast records
+/// (`--audio alsa:hw:Loopback,1,0`) beside its test pattern into an FLV file. During the run the
+/// player is killed, then the card is removed (its platform device unbound, as an unplugged USB
+/// microphone's card goes) and brought back with a new player. ffprobe/ffmpeg judge the file.
+/// The picture is small and slow (160x90 at 10 fps): the VM is emulated (TCG) on a shared
+/// machine, and a video encoder starved of CPU would hold up the sound it is interleaved with.
+@Suite(.serialized)
+struct ALSAStreamVMTests {
+    static let seconds = 12
+
+    @Test(.timeLimit(.minutes(6)))
+    func toneFromALSAArrivesAndTheStreamOutlivesPlayerAndCard() throws {
+        let dir = try Project.scratchDirectory("alsa-stream")
+        let tone = dir.appendingPathComponent("tone.wav").path
+        _ = try FFmpegTools.run("ffmpeg", [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=60", "-ac", "1", "-c:a", "pcm_s16le", tone,
+        ])
+        let flv = dir.appendingPathComponent("alsa.flv").path
+        let log = dir.appendingPathComponent("camcast.log").path
+        let status = dir.appendingPathComponent("camcast.status").path
+        let card = "/sys/bus/platform/drivers/snd_aloop"
+        // Times are seconds after camcast logs that it streams: tone 0–3, player killed at 3
+        // (the loopback is silent), card removed at 4 (camcast sends silence and reopens every
+        // second), card back at 6 with a new player (tone again to the end, 12).
+        let script = """
+            modprobe snd-aloop || exit 99
+            aplay -q -D hw:Loopback,0,0 '\(tone)' & player=$!
+            sleep 0.3
+            '\(Project.camcastBinary.path)' run --source testpattern --size 160x90 --fps 10 --bitrate 100 \
+                --duration \(Self.seconds) --output '\(flv)' --audio alsa:hw:Loopback,1,0 2> '\(log)' &
+            camcast=$!
+            until grep -q ' streaming ' '\(log)' 2>/dev/null || ! kill -0 $camcast 2>/dev/null; do sleep 0.05; done
+            sleep 3; kill -9 $player
+            sleep 1; ( echo snd_aloop.0 > \(card)/unbind ) &
+            sleep 2; echo snd_aloop.0 > \(card)/bind; sleep 0.2
+            aplay -q -D hw:Loopback,0,0 '\(tone)' & player=$!
+            wait $camcast; echo $? > '\(status)'
+            kill -9 $player 2>/dev/null
+            exit 0
+            """
+        let vm: ProcessResult
+        do {
+            vm = try VividVM.run(script, settings: ["VIVID_TIMEOUT": "240", "VIVID_RW_DIRS": dir.path, "VIVID_NET": "0"], timeout: 300)
+        } catch let unavailable as VividVM.Unavailable {
+            Issue.record("camcast could not run in the VM: \(unavailable)")
+            return
+        }
+        let transcript = VividVM.transcript(of: vm)
+        let camcastLog = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        let exit = (try? String(contentsOfFile: status, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(exit == "0", "camcast exit \(exit ?? "none")\n\(transcript)\n\(camcastLog)")
+        // The source saw the card go and come back; the stream went on (camcast ran to its end).
+        #expect(camcastLog.contains("audio device lost"), "\(camcastLog)")
+        #expect(camcastLog.contains("audio device back"), "\(camcastLog)")
+
+        let file = URL(fileURLWithPath: flv)
+        #expect(try AudioProbe.decodeErrors(file).isEmpty)
+        let audio = try AudioProbe.stream("a", in: file)
+        let video = try AudioProbe.stream("v", in: file)
+        #expect(audio.codec == "aac" && audio.sampleRate == 48_000 && audio.channels == 1, "\(audio)")
+        // The sound spans the picture: it starts and ends with it, each within 150 ms.
+        #expect(abs(audio.startMilliseconds - video.startMilliseconds) <= 150, "audio \(audio), video \(video)")
+        #expect(abs(audio.endMilliseconds - video.endMilliseconds) <= 150, "audio \(audio), video \(video)")
+
+        // What a decoder nobody here wrote hears, by stream second (audio starts with the video).
+        let pcm = try AudioProbe.pcm(file)
+        func window(_ from: Double, _ to: Double) -> [Double] {
+            Array(pcm[min(pcm.count, Int(from * 48_000))..<min(pcm.count, Int(to * 48_000))])
+        }
+        func isTone(_ samples: [Double]) -> Bool {
+            samples.count > 24_000 && Goertzel.meanSquare(samples) > 0.003
+                && Goertzel.power(of: samples, at: 1000, sampleRate: 48_000) > 0.4 * Goertzel.meanSquare(samples)
+        }
+        let start = window(0.5, 2.5)
+        let cardGone = window(4.4, 5.8)
+        let end = window(8.5, 11.5)
+        #expect(isTone(start), "no tone at the start: mean square \(Goertzel.meanSquare(start))")
+        #expect(Goertzel.meanSquare(cardGone) < 1e-6, "not silent while the card was gone: \(Goertzel.meanSquare(cardGone))")
+        #expect(isTone(end), "no tone after the card came back: mean square \(Goertzel.meanSquare(end))")
+    }
+}
