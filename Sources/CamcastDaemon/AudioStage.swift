@@ -9,8 +9,11 @@ import Synchronization
 ///
 /// The session is made when the video's first picture fixes stream time 0 (`videoStarted`), with
 /// that picture's capture instant as its origin, so both tracks count from the same instant on
-/// the same CLOCK_MONOTONIC. Audio captured before then is not encoded: no output sends audio
-/// before the first video keyframe anyway.
+/// the same CLOCK_MONOTONIC. Audio that arrives before then is held (up to a second) and encoded
+/// first once the session exists: the first picture is known only after its encode, and the
+/// sound captured since its capture instant belongs to the stream (dropping it started the audio
+/// track 30–115 ms after the video, 300–400 ms on a loaded VM). The session drops what precedes
+/// the origin.
 ///
 /// Its life is one enum behind one lock. A reload replaces the source (and the session, if the
 /// format or bit rate changed) while the video runs on.
@@ -30,6 +33,8 @@ final class AudioStage: Sendable {
         var origin: MonotonicTime?
         /// Counters of sources replaced by a reload, carried into the totals.
         var retired = AudioSourceStatus()
+        /// Audio delivered while the session waits for the video's first picture, oldest first.
+        var pending: [AudioFrame] = []
     }
 
     private let state: Mutex<State>
@@ -90,11 +95,24 @@ final class AudioStage: Sendable {
 
     private var deliver: @Sendable (AudioFrame) -> Void {
         { [self] frame in
-            guard let session = state.withLock({ state -> AACEncoderSession? in
-                if case .running(_, let session) = state.phase { return session }
-                return nil
-            }) else { return }
+            // Only the source's thread calls this, so the held frames go out before this one.
+            let (session, held) = state.withLock { state -> (AACEncoderSession?, [AudioFrame]) in
+                guard case .running(_, let session) = state.phase else { return (nil, []) }
+                guard let session else {
+                    state.pending.append(frame)
+                    var samples = state.pending.reduce(0) { $0 + $1.frameCount }
+                    while samples > frame.format.sampleRate, let oldest = state.pending.first {
+                        samples -= oldest.frameCount
+                        state.pending.removeFirst()
+                    }
+                    return (nil, [])
+                }
+                defer { state.pending = [] }
+                return (session, state.pending)
+            }
+            guard let session else { return }
             do throws(AACEncoderError) {
+                for earlier in held where earlier.format == frame.format { try session.encode(earlier) }
                 try session.encode(frame)
             } catch .closed {
                 // Replaced by a reload or closed at stop between the lookup and the call.

@@ -14,7 +14,9 @@ import Synchronization
 /// track has run `windowMilliseconds` past it (the other track stalled — an audio device that
 /// hangs, an encoder that fell behind), so a stalled track adds at most that much latency and
 /// never stops the other. A packet that then arrives behind what was released is moved up to the
-/// last released time (its pts with it, keeping pts − dts) and counted in `latePackets`: the
+/// last released time (its pts with it, keeping pts − dts), and past its own track's last time by
+/// a millisecond where several land there (a track's times must rise: FFmpeg rejects equal DTS
+/// within a stream, "non monotonically increasing dts"), and counted in `latePackets`: the
 /// stream's time line never goes backwards. The same bound in media time also holds for sources
 /// played faster than real time.
 ///
@@ -29,6 +31,9 @@ package final class PacketInterleaver: Sendable {
         var newestVideo: Int64?
         var newestAudio: Int64?
         var lastReleased: Int64 = .min
+        /// The last DTS released on each track.
+        var lastVideo: Int64 = .min
+        var lastAudio: Int64 = .min
         var late = 0
         var isFlushed = false
     }
@@ -88,13 +93,16 @@ package final class PacketInterleaver: Sendable {
                 takeVideo = false
             }
             var packet = takeVideo ? state.video.removeFirst() : state.audio.removeFirst()
+            let trackLast = takeVideo ? state.lastVideo : state.lastAudio
             if packet.dts < state.lastReleased {
-                let shift = state.lastReleased - packet.dts
+                let earliest = max(state.lastReleased, trackLast == .min ? .min : trackLast + 1)
+                let shift = earliest - packet.dts
                 packet.dts += shift
                 packet.pts += shift
                 state.late += 1
             }
-            state.lastReleased = packet.dts
+            state.lastReleased = max(state.lastReleased, packet.dts)
+            if takeVideo { state.lastVideo = packet.dts } else { state.lastAudio = packet.dts }
             deliver(packet)
         }
     }

@@ -175,7 +175,11 @@ struct AudioMuxingTests {
         #expect(after.last?.mediaKind == .audio)
         #expect(after.last?.dts == 330)
         #expect(interleaver.latePackets == 1)
+        // A second late one lands a millisecond after the first: a track's times rise.
+        interleaver.push(AudioStream.packet(2))
+        #expect(received.withLock { $0 }.last?.dts == 331)
+        #expect(interleaver.latePackets == 2)
         interleaver.flush()
-        #expect(received.withLock { $0 }.count == 1 + 21 + 1)
+        #expect(received.withLock { $0 }.count == 1 + 21 + 2)
     }
 }
