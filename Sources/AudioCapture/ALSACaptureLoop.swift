@@ -18,7 +18,7 @@ struct ALSACaptureLoop: Sendable {
     /// microphone) is treated as gone, so the stream's audio never stops.
     static let stallNanoseconds: Int64 = 1_000_000_000
 
-    func run(thread: AudioSourceThread, pcm: inout ALSAPCM?) {
+    func run(thread: SourceThread<AudioCaptureError>, pcm: inout ALSAPCM?) {
         var timeline = CaptureTimeline(rate: format.sampleRate)
         var lastSamples = MonotonicTime.now()
         while thread.isRunning {
@@ -77,7 +77,7 @@ struct ALSACaptureLoop: Sendable {
 
     /// Sends silence continuing the live time line, and tries to reopen the device every
     /// interval. Returns the reopened device, or nil once stopped.
-    private func sendSilenceUntilReopened(thread: AudioSourceThread, timeline: inout CaptureTimeline) -> ALSAPCM? {
+    private func sendSilenceUntilReopened(thread: SourceThread<AudioCaptureError>, timeline: inout CaptureTimeline) -> ALSAPCM? {
         var clock = SampleClock(rate: format.sampleRate, origin: timeline.end ?? .now())
         let run = Self.silenceRunFrames
         let zeros = [Int16](repeating: 0, count: run * format.channels)

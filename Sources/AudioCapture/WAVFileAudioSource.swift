@@ -17,7 +17,7 @@ public final class WAVFileAudioSource: AudioSource {
     public let fileFormat: AudioFormat
     public let runFrames: Int
     private let player: Mutex<Player>
-    private let thread = AudioSourceThread()
+    private let thread = SourceThread(alreadyStarted: AudioCaptureError.alreadyStarted, threadStartFailed: AudioCaptureError.threadStartFailed(errno:))
     private let counters = AudioSourceCounters()
     private let logger: Logger
 

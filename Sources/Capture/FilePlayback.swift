@@ -44,7 +44,7 @@ final class FilePlayback: Sendable {
     /// frame just read with its stamp and sequence number; `skipped` counts a frame dropped to keep
     /// up with the clock.
     func run<Failure: Error>(
-        on thread: SourceThread,
+        on thread: SourceThread<CaptureError>,
         read: () throws(Failure) -> Bool,
         rewind: () throws(Failure) -> Bool,
         deliver: (MonotonicTime, UInt64) -> Void,

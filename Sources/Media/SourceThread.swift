@@ -1,23 +1,29 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import Media
 import Synchronization
 
-/// The dedicated thread of a source that paces itself (test pattern, y4m file), and the flag that
-/// tells it to keep going: started once, stopped and joined from any thread.
-final class SourceThread: Sendable {
+/// The dedicated thread of a source that paces itself (test pattern, y4m file, camera replay, the
+/// audio sources), and the flag that tells it to keep going: started once, stopped and joined from
+/// any thread. Each module names the errors a failed start throws, in its own error type.
+public final class SourceThread<Failure: Error>: Sendable {
     private let running = Atomic<Bool>(false)
     private let thread = Mutex<DedicatedThread?>(nil)
-    /// Raised by `stop` so a loop waiting for its next frame's deadline ends at once.
+    /// Raised by `stop` so a loop waiting for its next deadline ends at once.
     private let wake = WakeSignal()
+    private let alreadyStarted: Failure
+    private let threadStartFailed: @Sendable (Int32) -> Failure
+
+    /// `alreadyStarted`: thrown by a second `start`; `threadStartFailed`: made from the errno of a
+    /// thread the system would not create.
+    public init(alreadyStarted: Failure, threadStartFailed: @escaping @Sendable (Int32) -> Failure) {
+        self.alreadyStarted = alreadyStarted
+        self.threadStartFailed = threadStartFailed
+    }
 
     /// Read by the loop between frames; false once `stop` was called.
-    var isRunning: Bool { running.load(ordering: .acquiring) }
+    public var isRunning: Bool { running.load(ordering: .acquiring) }
 
-    func start(_ body: @escaping @Sendable () -> Void) throws(CaptureError) {
+    public func start(_ body: @escaping @Sendable () -> Void) throws(Failure) {
         guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
-            throw .alreadyStarted
+            throw alreadyStarted
         }
         wake.reset()
         do {
@@ -25,12 +31,12 @@ final class SourceThread: Sendable {
             thread.withLock { $0 = started }
         } catch {
             running.store(false, ordering: .releasing)
-            throw .threadStartFailed(errno: error.errno)
+            throw threadStartFailed(error.errno)
         }
     }
 
     /// Asks the loop to end and waits for it; the loop delivers nothing after this returns.
-    func stop() {
+    public func stop() {
         running.store(false, ordering: .releasing)
         wake.raise()
         let started = thread.withLock { current -> DedicatedThread? in
@@ -43,7 +49,7 @@ final class SourceThread: Sendable {
     /// Waits until `deadline` on CLOCK_MONOTONIC, or less if `stop` is called meanwhile.
     /// Returns true when the deadline came and the loop should go on, false once stopped.
     /// Absolute deadlines do not drift with the time spent rendering or encoding between frames.
-    func wait(until deadline: MonotonicTime) -> Bool {
+    public func wait(until deadline: MonotonicTime) -> Bool {
         !wake.wait(until: deadline) && isRunning
     }
 }
