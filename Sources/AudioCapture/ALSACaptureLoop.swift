@@ -88,7 +88,7 @@ struct ALSACaptureLoop: Sendable {
             guard thread.wait(until: min(due, nextAttempt)) else { return nil }
             let now = MonotonicTime.now()
             if now >= due {
-                clock.catchUp(now: now)
+                clock.catchUp(now: now, step: run)
                 let timestamp = clock.time(ofFrame: clock.frames)
                 deliver(AudioFrame(format: format, samples: zeros, timestamp: timestamp))
                 clock.frames += Int64(run)

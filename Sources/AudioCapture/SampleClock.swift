@@ -4,8 +4,8 @@ import Media
 /// at the sample rate, computed from the count each time so it never drifts by rounding.
 struct SampleClock {
     let rate: Int
-    private(set) var origin: MonotonicTime
-    /// Sample frames delivered since the origin.
+    let origin: MonotonicTime
+    /// Sample frames delivered (or skipped) since the origin.
     var frames: Int64 = 0
 
     /// How far behind the clock may fall (a stalled consumer, a suspended machine) before it skips
@@ -17,16 +17,26 @@ struct SampleClock {
         self.origin = origin
     }
 
+    /// Whole seconds and the rest apart: `frames × 10⁹` overflows 64 bits after 2⁶⁴ / 10⁹ frames,
+    /// 4.4 days at 48 kHz, and a silent track runs for months.
     func time(ofFrame frame: Int64) -> MonotonicTime {
-        origin.adding(nanoseconds: UInt64(frame) * 1_000_000_000 / UInt64(rate))
+        let rate = Int64(self.rate)
+        let seconds = frame / rate
+        let rest = frame % rate
+        return origin.adding(nanoseconds: UInt64(seconds) * 1_000_000_000 + UInt64(rest * 1_000_000_000 / rate))
     }
 
-    /// After a stall longer than `maximumLagNanoseconds`, restarts the count at `now` so the
-    /// next run carries the present time, not one from the past.
-    mutating func catchUp(now: MonotonicTime) {
-        if now.nanoseconds(since: time(ofFrame: frames)) > Self.maximumLagNanoseconds {
-            origin = now
-            frames = 0
-        }
+    /// After a stall longer than `maximumLagNanoseconds`, moves the count forward in whole
+    /// `step`s to the present (the origin and the grid stay), so the next run carries the present
+    /// time, not one from the past. Returns the frames skipped: a source that plays content (a
+    /// WAV file) skips as much of it, so a sound stays with the pictures of its instant.
+    @discardableResult
+    mutating func catchUp(now: MonotonicTime, step: Int) -> Int64 {
+        let lag = now.nanoseconds(since: time(ofFrame: frames))
+        guard lag > Self.maximumLagNanoseconds else { return 0 }
+        let lagFrames = lag / 1_000_000_000 * Int64(rate) + lag % 1_000_000_000 * Int64(rate) / 1_000_000_000
+        let skipped = lagFrames / Int64(step) * Int64(step)
+        frames += skipped
+        return skipped
     }
 }

@@ -31,7 +31,7 @@ public final class SilentAudioSource: AudioSource {
             while thread.isRunning {
                 // A run is ready once its last sample's instant has passed.
                 guard thread.wait(until: clock.time(ofFrame: clock.frames + Int64(runFrames))) else { return }
-                clock.catchUp(now: .now())
+                clock.catchUp(now: .now(), step: runFrames)
                 deliver(AudioFrame(format: format, samples: zeros, timestamp: clock.time(ofFrame: clock.frames)))
                 clock.frames += Int64(runFrames)
                 counters.delivered(sampleFrames: runFrames, substituted: false)

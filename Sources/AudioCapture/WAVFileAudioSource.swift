@@ -57,8 +57,8 @@ public final class WAVFileAudioSource: AudioSource {
                 let runSamples = runFrames * format.channels
                 while thread.isRunning {
                     var failure: AudioCaptureError?
-                    do throws(AudioCaptureError) {
-                        while pending.count < runSamples {
+                    func fill(_ samples: Int) throws(AudioCaptureError) {
+                        while pending.count < samples {
                             let read = try player.input.next(frames: runFrames)
                             if let resampler = player.resampler {
                                 pending.append(contentsOf: try resampler.convert(read[...]))
@@ -66,11 +66,26 @@ public final class WAVFileAudioSource: AudioSource {
                                 pending.append(contentsOf: read)
                             }
                         }
+                    }
+                    do throws(AudioCaptureError) {
+                        try fill(runSamples)
                     } catch {
                         failure = error
                     }
                     guard thread.wait(until: clock.time(ofFrame: clock.frames + Int64(runFrames))) else { return }
-                    clock.catchUp(now: .now())
+                    // After a stall the file skips what played meanwhile, as the clock does: the
+                    // sound of an instant stays with the pictures of that instant (restarting the
+                    // clock without skipping put every later beep 1.1 s behind its flash).
+                    var skip = Int(clock.catchUp(now: .now(), step: runFrames)) * format.channels
+                    while skip > 0, failure == nil {
+                        do throws(AudioCaptureError) { try fill(runSamples) } catch { failure = error }
+                        let dropped = min(skip, pending.count)
+                        pending.removeFirst(dropped)
+                        skip -= dropped
+                    }
+                    if failure == nil {
+                        do throws(AudioCaptureError) { try fill(runSamples) } catch { failure = error }
+                    }
                     let timestamp = clock.time(ofFrame: clock.frames)
                     clock.frames += Int64(runFrames)
                     if let failure {

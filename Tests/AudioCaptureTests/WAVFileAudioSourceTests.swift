@@ -50,6 +50,41 @@ import TestSupport
         }
     }
 
+    /// A consumer that stalls the source for 1.5 s: the clock skips ahead to the present and the
+    /// file skips as much of its content, so every run holds the file's sound at its own instant
+    /// (the sample at t is the file's sample t × rate, looped). Before, the clock skipped and the
+    /// file did not, and the sound stayed 1.5 s behind the pictures for the rest of the run.
+    @Test func aStallSkipsTheFilesContentWithTheClock() throws {
+        let path = try Self.tone("stall48k.wav", rate: 48_000, channels: 1, seconds: 0.25)
+        let source = try WAVFileAudioSource(path: path, format: AudioFormat(sampleRate: 48_000, channels: 1))
+        let file = try Data(contentsOf: URL(fileURLWithPath: path))
+        let header = try #require(try WAVHeader.parse(Array(file), fileLength: file.count))
+        let stored = Goertzel.samples(fromS16LE: Array(file[header.dataOffset..<header.dataOffset + header.dataLength])).map { Int16($0 * 32768) }
+        let collector = AudioFrameCollector()
+        try source.start { frame in
+            collector.deliver(frame)
+            if collector.count == 3 { usleep(1_500_000) }
+        }
+        let arrived = collector.wait(for: 12, timeout: 30)
+        source.stop()
+        collector.markStopped()
+        #expect(arrived)
+        let all = collector.all
+        let first = try #require(all.first).frame.timestamp
+        // The stall shows as a jump in the stamps of more than a second.
+        let gaps = zip(all, all.dropFirst()).map { $1.frame.timestamp.nanoseconds(since: $0.frame.timestamp) }
+        #expect(gaps.contains { $0 > 1_000_000_000 }, "no stall in the stamps: \(gaps)")
+        for arrival in all {
+            // Stamps are origin + frames × 10⁹ / rate, truncated: rounding recovers the frame.
+            let frame = Int((arrival.frame.timestamp.nanoseconds(since: first) * 48_000 + 500_000_000) / 1_000_000_000)
+            let expected = (0..<arrival.frame.samples.count).map { stored[(frame + $0) % stored.count] }
+            if arrival.frame.samples != expected {
+                Issue.record("the run at frame \(frame) does not hold the file's sound of its instant")
+                break
+            }
+        }
+    }
+
     /// A 44.1 kHz stereo file played at 48 kHz mono: still a 1 kHz tone, every 1024-sample run as
     /// loud as the next (no gap at the loop's seam), and no click (no step larger than the sine's
     /// own steepest slope allows).
