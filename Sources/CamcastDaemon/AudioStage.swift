@@ -86,7 +86,9 @@ final class AudioStage: Sendable {
         try source.start(deliver: deliver)
         let started = state.withLock { state -> Bool in
             guard case .idle = state.phase else { return false }
-            state.phase = .running(source: source, session: nil)
+            // The video's first picture may have come first (a device slow to open, a loaded
+            // machine): then the session opens here, or the track would never start.
+            state.phase = .running(source: source, session: state.origin.flatMap { makeSession(state.settings, origin: $0) })
             return true
         }
         if !started { source.stop() }
@@ -97,7 +99,12 @@ final class AudioStage: Sendable {
         { [self] frame in
             // Only the source's thread calls this, so the held frames go out before this one.
             let (session, held) = state.withLock { state -> (AACEncoderSession?, [AudioFrame]) in
-                guard case .running(_, let session) = state.phase else { return (nil, []) }
+                let session: AACEncoderSession?
+                switch state.phase {
+                case .running(_, let running): session = running
+                case .idle: session = nil  // the source's first runs, before `start` returned
+                case .stopped: return (nil, [])
+                }
                 guard let session else {
                     state.pending.append(frame)
                     var samples = state.pending.reduce(0) { $0 + $1.frameCount }
