@@ -124,6 +124,7 @@ struct SystemdBootTests {
             #expect(!owner.isEmpty && !library.contains("swift"), "\(library) belongs to no Debian package")
         }
         #expect(try box.sh("id camcast").contains("(video)"), "the camcast user is in group video")
+        #expect(try box.sh("id camcast").contains("(audio)"), "the camcast user is in group audio (ALSA capture)")
         #expect(try box.sh("stat -c '%a %U:%G' /etc/camcast /etc/camcast/camcast.yaml") == "750 root:camcast\n640 root:camcast\n")
         #expect(try box.sh("systemctl is-enabled camcast; systemctl is-active camcast") == "disabled\ninactive\n",
                 "installing the package enables and starts nothing")

@@ -79,7 +79,8 @@ struct SystemdUnitTests {
             "Type=notify", "NotifyAccess=main", "WatchdogSec=30s", "ExecReload=/bin/sh -c 'kill -HUP \"$MAINPID\"'",
             "Environment=SWIFT_BACKTRACE=enable=no", "TimeoutAbortSec=5", "SystemCallFilter=setpriority",
             "Restart=on-failure", "RestartPreventExitStatus=78", "NoNewPrivileges=yes", "ProtectSystem=strict",
-            "DeviceAllow=char-video4linux rw", "SupplementaryGroups=video", "CapabilityBoundingSet=",
+            "DeviceAllow=char-video4linux rw", "DeviceAllow=char-alsa rw", "SupplementaryGroups=video audio",
+            "CapabilityBoundingSet=",
         ] {
             #expect(text.split(separator: "\n").contains { $0 == line }, "\(unit) lacks \(line)")
         }
