@@ -50,10 +50,10 @@ package final class PacketInterleaver: Sendable {
     }
 
     /// Packets that arrived behind the released time line and were moved up to it.
-    package var latePackets: Int { state.withLock { $0.late } }
+    package var latePackets: Int { withState { $0.late } }
 
     package func push(_ packet: MediaPacket) {
-        state.withLock { state in
+        withState { state in
             switch packet.mediaKind {
             case .video:
                 state.video.append(packet)
@@ -69,9 +69,20 @@ package final class PacketInterleaver: Sendable {
     /// Releases everything held, in order (at stop, before the outputs finish); later pushes pass
     /// straight through in order of arrival, moved up where needed.
     package func flush() {
-        state.withLock { state in
+        withState { state in
             state.isFlushed = true
             releaseReady(&state, all: true)
+        }
+    }
+
+    /// `state.withLock`, annotated so ThreadSanitizer sees the handover between the capture and
+    /// audio threads, which contend for this lock (see `ThreadSanitizer`).
+    private func withState<R>(_ body: (inout State) -> R) -> R {
+        let address = Unmanaged.passUnretained(self).toOpaque()
+        return state.withLock { state in
+            ThreadSanitizer.acquire(address)
+            defer { ThreadSanitizer.release(address) }
+            return body(&state)
         }
     }
 

@@ -13,21 +13,23 @@ import Darwin
 /// the session's concurrency test: "data race" on `keyframeRequested`, written only inside
 /// `withLock`). The Swift runtime annotates its own futex lock the same way.
 ///
+/// Every Mutex two threads contend for needs it: the encoder session's, the packet interleaver's.
+///
 /// Under TSan its runtime is linked into the binary and these calls mark the handover; in a normal
 /// build `dlsym` finds nothing and they do nothing.
-enum ThreadSanitizer {
+package enum ThreadSanitizer {
     private typealias Annotation = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
     private static let acquireFunction: Annotation? = lookup("__tsan_acquire")
     private static let releaseFunction: Annotation? = lookup("__tsan_release")
 
     /// Call right after taking the lock identified by `address`.
-    static func acquire(_ address: UnsafeMutableRawPointer) {
+    package static func acquire(_ address: UnsafeMutableRawPointer) {
         acquireFunction?(address)
     }
 
     /// Call right before giving the lock identified by `address` up.
-    static func release(_ address: UnsafeMutableRawPointer) {
+    package static func release(_ address: UnsafeMutableRawPointer) {
         releaseFunction?(address)
     }
 
