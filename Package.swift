@@ -16,7 +16,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         // C libraries: one shim module each (module.modulemap + shim.h).
@@ -33,6 +32,8 @@ let package = Package(
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSWResample", pkgConfig: "libswresample", providers: [.apt(["libswresample-dev"])]),
         .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
+        // libyaml's event parser, which Config composes its node tree from (with line and column).
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
 
         // Pure value types shared by the stages: frames, pixel formats, timestamps.
         .target(name: "Media"),
@@ -64,10 +65,10 @@ let package = Package(
             dependencies: [
                 "Media", "Encoder", "FLV", "RTMP", "RTMPAddress", .product(name: "Logging", package: "swift-log"),
             ]),
-        // Configuration file model and validation, pure Swift (+ Yams for parsing; Media's value types).
-        // YAMLEventScan also reads libyaml's events through Yams' own CYaml module, so a file's work
-        // is bounded before Yams composes it (no library beyond what Yams already links).
-        .target(name: "Config", dependencies: ["Media", "RTMPAddress", .product(name: "Yams", package: "Yams")]),
+        // Configuration file model and validation over libyaml's events (CYAML): YAMLEventScan bounds a
+        // file's work, YAMLComposer builds the node tree with each value's line and column. No
+        // Foundation: a YAML library built on it would bring ICU's 30 MB into the static binary.
+        .target(name: "Config", dependencies: ["Media", "RTMPAddress", "CYAML"]),
         // Wiring, lifecycle and status.
         .target(
             name: "CamcastDaemon",

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials  // JSONEncoder only: full Foundation brings ICU (30 MB) into the static binary
 
 extension V4L2DeviceLister {
     /// The listing as JSON (`camcast devices --json`): an array of `V4L2DeviceInfo`, keys sorted so

@@ -1,5 +1,6 @@
-import Foundation
-internal import Yams
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension CamcastConfig {
     /// Parses and validates a config file's text. Throws every problem at once, each with its key
@@ -12,11 +13,11 @@ extension CamcastConfig {
                 ConfigProblem(origin: fileName, keyPath: "", line: finding.line, column: finding.column, message: finding.message)
             ])
         }
-        let root: Node?
+        let root: YAMLNode?
         do {
-            root = try Yams.compose(yaml: yaml)
+            root = try YAMLComposer.compose(yaml)
         } catch {
-            throw ConfigError(problems: [syntaxProblem(error, fileName: fileName)])
+            throw ConfigError(problems: [syntaxProblem(error, fileName: fileName, text: yaml)])
         }
         var decoder = ConfigDecoder(origin: fileName)
         decoder.decode(document: root)
@@ -46,56 +47,70 @@ extension CamcastConfig {
     }
 
     private static func readText(path: String) throws(ReadFailure) -> String {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ReadFailure(message: "no such file (give the config file with --config, or copy Config/camcast.yaml there)")
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            switch errno {
+            case ENOENT, ENOTDIR:
+                throw ReadFailure(message: "no such file (give the config file with --config, or copy Config/camcast.yaml there)")
+            case EISDIR: throw ReadFailure(message: "is a directory, not a config file")
+            default: throw ReadFailure(message: "cannot be read (check its permissions)")
+            }
         }
-        guard !isDirectory.boolValue else { throw ReadFailure(message: "is a directory, not a config file") }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw ReadFailure(message: "cannot be read (check its permissions)") }
+        guard status.st_mode & S_IFMT != S_IFDIR else { throw ReadFailure(message: "is a directory, not a config file") }
         // Checked before reading: a device node or a huge file must not be read into memory.
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > YAMLEventScan.maxBytes {
+        let size = Int(status.st_size)
+        if size > YAMLEventScan.maxBytes {
             throw ReadFailure(message: "is \(size) bytes; a config file may hold at most \(YAMLEventScan.maxBytes) (1 MiB)")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let bytes = readAll(descriptor, limit: YAMLEventScan.maxBytes + 1) else {
             throw ReadFailure(message: "cannot be read (check its permissions)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ReadFailure(message: "is not UTF-8 text")
         }
         return text
     }
 
-    /// Turns a Yams/libyaml error into one problem with the line of the fault. Yams' own
-    /// description quotes the offending line (and, for duplicate keys, the whole file), which can
-    /// hold a stream key, so only libyaml's short problem text is used.
-    private static func syntaxProblem(_ error: any Error, fileName: String) -> ConfigProblem {
+    /// Every byte up to end of file (at most `limit`), or nil on a read error.
+    private static func readAll(_ descriptor: Int32, limit: Int) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count < limit {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[..<count])
+        }
+        return bytes
+    }
+
+    /// Turns a libyaml error into one problem with the line of the fault. Only libyaml's short
+    /// problem text is used, never the offending line: it can hold a stream key.
+    private static func syntaxProblem(_ error: YAMLSyntaxError, fileName: String, text: String) -> ConfigProblem {
         func problem(_ mark: (line: Int, column: Int)?, _ message: String) -> ConfigProblem {
             ConfigProblem(origin: fileName, keyPath: "", line: mark?.line, column: mark?.column, message: message)
         }
-        func while_(_ context: YamlError.Context?) -> String {
-            guard let context else { return "" }
-            return " (\(context.text) at line \(context.mark.line), column \(context.mark.column))"
-        }
-        guard let error = error as? YamlError else { return problem(nil, "is not valid YAML") }
         switch error {
-        case .scanner(let context, let text, let mark, _),
-             .parser(let context, let text, let mark, _),
-             .composer(let context, let text, let mark, _):
-            if text.hasPrefix("but found another document") {
+        case .grammar(let context, let problemText, let mark):
+            if problemText.hasPrefix("but found another document") {
                 return problem((mark.line, mark.column), "invalid YAML: the file holds more than one YAML document (a `---` line); keep one")
             }
-            return problem((mark.line, mark.column), "invalid YAML: \(text)\(while_(context))")
-        case .reader(let text, let offset, _, let yaml):
-            let mark = offset.map { lineAndColumn(ofCharacter: $0, in: yaml) }
-            return problem(mark, "invalid YAML: \(text)")
-        case .duplicatedKeysInMapping(let duplicates, let context):
+            let during = context.map { " (\($0.text) at line \($0.mark.line), column \($0.mark.column))" } ?? ""
+            return problem((mark.line, mark.column), "invalid YAML: \(problemText)\(during)")
+        case .reader(let problemText, let offset):
+            return problem(offset.map { lineAndColumn(ofCharacter: $0, in: text) }, "invalid YAML: \(problemText)")
+        case .duplicateKeys(let duplicates, let first):
             // libyaml points at the first occurrence; the repeat is the line to fix.
-            let first = context.mark
             let keys = ValueText.list(duplicates.map(ValueText.quoted))
             let repeatLine = duplicates.count == 1
-                ? repeatedKeyLine(duplicates[0], after: first.line, column: first.column, in: context.text) : nil
+                ? repeatedKeyLine(duplicates[0], after: first.line, column: first.column, in: text) : nil
             return problem((repeatLine ?? first.line, first.column),
                            "invalid YAML: \(keys) appears more than once in the same map (first at line \(first.line))")
-        default:
+        case .outOfMemory:
             return problem(nil, "is not valid YAML")
         }
     }

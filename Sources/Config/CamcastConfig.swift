@@ -5,8 +5,8 @@
 /// `ConfigError` listing every problem at once (design invariant 7). The daemon maps these values
 /// onto its stage settings; this module knows nothing about the stages.
 ///
-/// Parsing uses Yams' node API rather than Codable or swift-configuration: every value keeps its
-/// line and column, unknown keys are visible (and reported with a suggestion), and all problems are
+/// Parsing composes libyaml's events into a node tree of its own (`YAMLComposer`) rather than
+/// using Codable or swift-configuration: every value keeps its line and column, unknown keys are visible (and reported with a suggestion), and all problems are
 /// collected in one pass instead of stopping at the first decoding error.
 public struct CamcastConfig: Sendable, Equatable {
     public var source: SourceConfig

@@ -1,4 +1,3 @@
-internal import Yams
 import RTMPAddress
 
 /// `outputs:` — a list of maps, each with exactly one of `url` (RTMP) or `path` (a file).
@@ -16,7 +15,7 @@ extension ConfigDecoder {
     static let outputKeys = ["url", "path", "max_frames"]
     static let recordingExtensions = [".flv", ".h264", ".h265"]
 
-    mutating func decodeOutputs(_ node: Node) {
+    mutating func decodeOutputs(_ node: YAMLNode) {
         let at = location(of: node)
         given["outputs"] = at
         switch node {
@@ -38,7 +37,7 @@ extension ConfigDecoder {
         }
     }
 
-    private mutating func outputSpec(index: Int, _ item: Node) -> OutputSpec? {
+    private mutating func outputSpec(index: Int, _ item: YAMLNode) -> OutputSpec? {
         let itemPath = "outputs[\(index)]"
         guard case .mapping(let mapping) = item else {
             report(itemPath, at: location(of: item),

@@ -1,12 +1,10 @@
-internal import Yams
-
-/// Walks the YAML node tree (`Yams.compose`), which keeps each value's line and column — the
+/// Walks the YAML node tree (`YAMLComposer`), which keeps each value's line and column — the
 /// reason Codable is not used: a decoding error there cannot say where the bad value is.
 extension ConfigDecoder {
     /// Plain `key:`, `key: ~` and `key: null` mean "no value"; a quoted "null" is a string.
     private static let nullSpellings: Set<String> = ["", "~", "null", "Null", "NULL"]
 
-    mutating func decode(document root: Node?) {
+    mutating func decode(document root: YAMLNode?) {
         guard let root else {
             report("outputs", at: nil, "is required, and the file is empty; \(Self.outputsHint)")
             return
@@ -39,7 +37,7 @@ extension ConfigDecoder {
 
     static let outputsHint = "add at least one output, such as `- url: rtmp://host/app/key` or `- path: /var/lib/camcast/cam.flv`"
 
-    private mutating func decodeSection(_ name: String, fields: [ConfigField], _ node: Node) {
+    private mutating func decodeSection(_ name: String, fields: [ConfigField], _ node: YAMLNode) {
         given[name] = location(of: node)
         // A section whose keys are all commented out is empty, not wrong.
         if Self.isNull(node) { return }
@@ -64,22 +62,21 @@ extension ConfigDecoder {
         }
     }
 
-    func location(of node: Node) -> SourceLocation {
+    func location(of node: YAMLNode) -> SourceLocation {
         SourceLocation(origin: origin, line: node.mark?.line, column: node.mark?.column)
     }
 
-    static func isNull(_ node: Node) -> Bool {
+    static func isNull(_ node: YAMLNode) -> Bool {
         guard case .scalar(let scalar) = node else { return false }
         return scalar.style == .plain && nullSpellings.contains(scalar.string)
     }
 
     /// A node for a message: its text for a scalar (redacted if it looks like a URL), else its kind.
-    func describe(_ node: Node) -> String {
+    func describe(_ node: YAMLNode) -> String {
         switch node {
         case .scalar(let scalar): Self.isNull(node) ? "no value" : ValueText.quoted(scalar.string)
         case .mapping: "a map"
         case .sequence: "a list"
-        case .alias: "an alias"
         }
     }
 }

@@ -1,19 +1,19 @@
-internal import CYaml
+internal import CYAML
 
-/// Bounds the work a config file can cause before Yams builds its node tree.
+/// Bounds the work a config file can cause before `YAMLComposer` builds its node tree.
 ///
-/// Yams resolves an alias by copying the anchored node and hashes every mapping key to find
-/// duplicates, so an alias of a list used as a key is hashed in full: eight lines of
+/// A composer resolves an alias by repeating the anchored node and compares every mapping key to
+/// find duplicates, so an alias of a list used as a key is compared in full: eight lines of
 /// `&a [*b, *b, …]` cost ten times more per level (a 432-byte file kept `check-config` busy for
-/// over a minute). A config has no use for a shared map or list, so anchors on maps and lists are
+/// over a minute with the YAML library used before). A config has no use for a shared map or list, so anchors on maps and lists are
 /// refused; an anchored scalar (`connect_timeout_seconds: &t 7`, `send_timeout_seconds: *t`)
 /// stays allowed, with the text its aliases repeat bounded like the file itself. Files, node
 /// counts and nesting no config comes near are refused too.
 ///
-/// The scan runs libyaml's own event parser (the one Yams composes with, vendored inside Yams),
-/// so what it calls an anchor is exactly what Yams would resolve — a text search would be fooled
+/// The scan runs libyaml's own event parser (the one `YAMLComposer` builds on), so what it calls
+/// an anchor is exactly what the composer would resolve — a text search would be fooled
 /// by quotes, comments and `&` inside URLs. Each event is dropped at once: the cost is linear in
-/// the file's size. A syntax error ends the scan; Yams then reports it, having seen only the
+/// the file's size. A syntax error ends the scan; the composer then reports it, having seen only the
 /// bounded text before it.
 enum YAMLEventScan {
     /// 1 MiB: the documented camcast.yaml is 8 KiB with every key and comment.
@@ -49,7 +49,7 @@ enum YAMLEventScan {
             var repeatedBytes = 0
             while true {
                 var event = yaml_event_t()
-                // A syntax error: Yams stops at the same place and says what is wrong.
+                // A syntax error: the composer stops at the same place and says what is wrong.
                 guard yaml_parser_parse(&parser, &event) == 1 else { return nil }
                 defer { yaml_event_delete(&event) }
                 let at = (line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1)
@@ -58,7 +58,7 @@ enum YAMLEventScan {
                 case YAML_STREAM_END_EVENT:
                     return nil
                 case YAML_ALIAS_EVENT:
-                    // An undefined alias is Yams' to report; it stops there.
+                    // An undefined alias is the composer's to report; it stops there.
                     let name = text(event.data.alias.anchor)
                     repeatedBytes += anchoredLengths[name] ?? 0
                     nodes += 1

@@ -1,19 +1,19 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension FLVFileOutput {
     /// `path` if nothing is there; otherwise the same name with the local time (and a counter if
     /// need be) before the extension, e.g. `cam.flv` → `cam-20261124-073012.flv`. A restart must
     /// never destroy the previous recording (issue 14 #9); the writer still creates with O_TRUNC,
     /// but only ever on a name that did not exist a moment before.
-    static func freshPath(for path: String, now: Date = Date(), exists: (String) -> Bool = FileManager.default.fileExists(atPath:)) -> String {
+    ///
+    /// - Parameter now: seconds since the epoch, named in local time (the name a person reads).
+    static func freshPath(for path: String, now: time_t = time(nil), exists: (String) -> Bool = { access($0, F_OK) == 0 }) -> String {
         guard exists(path) else { return path }
-        let url = URL(fileURLWithPath: path)
-        let ext = url.pathExtension
+        let ext = pathExtension(path)
         let stem = String(path.dropLast(ext.isEmpty ? 0 : ext.count + 1))
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
-        let stamp = formatter.string(from: now)
+        let stamp = localStamp(now)
         let dot = ext.isEmpty ? "" : ".\(ext)"
         var candidate = "\(stem)-\(stamp)\(dot)"
         var counter = 2
@@ -22,5 +22,23 @@ extension FLVFileOutput {
             counter += 1
         }
         return candidate
+    }
+
+    /// The last name's extension without its dot (`cam.flv` → `flv`); none for `cam`, `.flv`
+    /// (a hidden file's name) or a name ending in a dot.
+    static func pathExtension(_ path: String) -> String {
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex else { return "" }
+        return String(name[name.index(after: dot)...])
+    }
+
+    /// `yyyyMMdd-HHmmss` in local time.
+    private static func localStamp(_ seconds: time_t) -> String {
+        var time = seconds
+        var parts = tm()
+        localtime_r(&time, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let count = strftime(&buffer, buffer.count, "%Y%m%d-%H%M%S", &parts)
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import Media
 import Synchronization
 
@@ -22,7 +21,7 @@ import Synchronization
 final class SendQueue: @unchecked Sendable {
     // @unchecked: every stored var is read and written only while `condition` is locked; the
     // counters are atomics.
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var packets: [MediaPacket] = []
     private var head = 0
     private var closed = false
@@ -136,7 +135,7 @@ final class SendQueue: @unchecked Sendable {
 
     /// Waits up to `seconds` for `close()`; true if the queue is closed.
     func waitForClose(seconds: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: max(0, seconds))
+        let deadline = MonotonicTime.now().adding(nanoseconds: UInt64(max(0, seconds) * 1e9))
         condition.lock()
         defer { condition.unlock() }
         while !closed {

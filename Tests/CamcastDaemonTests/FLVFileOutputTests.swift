@@ -41,10 +41,16 @@ struct FLVFileOutputTests {
 
     @Test func freshNamesCountUpWhenTheTimeStampedOneIsTakenToo() {
         let taken: Set<String> = ["/r/cam.flv", "/r/cam-20261124-073012.flv", "/r/cam-20261124-073012-2.flv"]
-        let now = DateComponents(
-            calendar: Calendar.current, year: 2026, month: 11, day: 24, hour: 7, minute: 30, second: 12).date!
+        var local = tm()
+        (local.tm_year, local.tm_mon, local.tm_mday, local.tm_hour, local.tm_min, local.tm_sec, local.tm_isdst) = (126, 10, 24, 7, 30, 12, -1)
+        let now = mktime(&local)
         #expect(FLVFileOutput.freshPath(for: "/r/cam.flv", now: now, exists: taken.contains) == "/r/cam-20261124-073012-3.flv")
         #expect(FLVFileOutput.freshPath(for: "/r/new.flv", now: now, exists: taken.contains) == "/r/new.flv")
+    }
+
+    @Test(arguments: [("/r/cam.flv", "flv"), ("/r/cam", ""), ("/r/.flv", ""), ("/r.d/cam", ""), ("cam.", ""), ("a.b.h264", "h264")])
+    func theExtensionIsTheLastNamesOwn(path: String, ext: String) {
+        #expect(FLVFileOutput.pathExtension(path) == ext)
     }
 }
 

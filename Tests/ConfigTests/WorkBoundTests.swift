@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Config
 
-/// The work a config file can cause is bounded before Yams builds its tree. Defect: an alias of a
+/// The work a config file can cause is bounded before the composer builds its tree. Defect: an alias of a
 /// list used as a mapping key cost ten times more per alias level (Yams hashes each key in full to
 /// find duplicates); a 432-byte file kept check-config busy for over a minute, and a SIGHUP with it
 /// pinned a core for the whole run.

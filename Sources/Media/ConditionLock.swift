@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A mutex with one condition variable whose timed waits run on CLOCK_MONOTONIC: the one way a
+/// Camcast thread waits for another (a queue for its next packet, a pacing source for its next
+/// deadline). Deadlines are absolute on the clock frames are stamped with, so they neither drift
+/// nor jump with the wall clock.
+///
+/// The state it guards is the owner's, read and written only between `lock()` and `unlock()`
+/// (or inside `withLock`). Never hold it across a call into another stage or across I/O.
+public final class ConditionLock: @unchecked Sendable {
+    // @unchecked: the mutex and condition live at fixed heap addresses for the object's life and
+    // are only used through pthread calls, which are thread-safe.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+
+    public init() {
+        mutex = .allocate(capacity: 1)
+        condition = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    public func lock() { pthread_mutex_lock(mutex) }
+
+    public func unlock() { pthread_mutex_unlock(mutex) }
+
+    public func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+
+    /// With the lock held: releases it until `signal`/`broadcast` (or a spurious wake-up: callers
+    /// wait in a loop over their own condition), then holds it again.
+    public func wait() {
+        pthread_cond_wait(condition, mutex)
+    }
+
+    /// With the lock held: as `wait()`, but no later than `deadline`. False when the deadline came.
+    @discardableResult
+    public func wait(until deadline: MonotonicTime) -> Bool {
+        var time = deadline.posixTimespec
+        return pthread_cond_timedwait(condition, mutex, &time) != ETIMEDOUT
+    }
+
+    /// Wakes one waiter. Either with the lock held or just after releasing it.
+    public func signal() { pthread_cond_signal(condition) }
+
+    /// Wakes every waiter.
+    public func broadcast() { pthread_cond_broadcast(condition) }
+}
