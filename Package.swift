@@ -80,7 +80,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "camcast",
-            dependencies: ["CamcastDaemon", "Capture", "Config", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["CamcastDaemon", "Capture", "Config", "Media", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // What several test targets need: the nginx-rtmp server (scripts/rtmp-server), ffmpeg/ffprobe,

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Config
 import Dispatch
-import Foundation
+import FoundationEssentials  // ProcessInfo only: full Foundation brings ICU (30 MB) into the static binary
 import Logging
 import ServiceLifecycle
 

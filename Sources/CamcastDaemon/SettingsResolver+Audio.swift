@@ -1,6 +1,8 @@
 import Config
-import Foundation
 import Media
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension SettingsResolver {
     /// The audio stage's settings, or nil for `none`. A WAV file is checked here, at start, so a
@@ -25,12 +27,12 @@ extension SettingsResolver {
 
     /// Why `path` cannot be a WAV source: missing, unreadable, or not a RIFF WAVE file.
     static func wavProblem(_ path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            return FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
-        }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 12)) ?? Data()
-        guard head.count == 12, head.prefix(4) == Data("RIFF".utf8), head.suffix(4) == Data("WAVE".utf8) else {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return errno == ENOENT || errno == ENOTDIR ? "no such file" : "cannot be read" }
+        defer { close(descriptor) }
+        var head = [UInt8](repeating: 0, count: 12)
+        let count = head.withUnsafeMutableBytes { buffer in (try? SystemCall.run("read") { read(descriptor, buffer.baseAddress, 12) }) ?? -1 }
+        guard count == 12, head.prefix(4).elementsEqual("RIFF".utf8), head.suffix(4).elementsEqual("WAVE".utf8) else {
             return "is not a WAV file (no RIFF/WAVE header)"
         }
         return nil

@@ -1,6 +1,9 @@
 import ArgumentParser
 import Config
-import Foundation
+import Media
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `camcast`: parse the command line, then hand over to CamcastDaemon.
 @main
@@ -25,8 +28,9 @@ struct Camcast: AsyncParsableCommand {
             }
         } catch {
             if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(ConfigError.exitCode)
+                // One write(2) of the whole message; nowhere to report a failure to write it.
+                try? SystemCall.writeAll(2, Array((fullMessage(for: error) + "\n").utf8))
+                Glibc.exit(ConfigError.exitCode)
             }
             exit(withError: error)
         }
