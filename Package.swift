@@ -86,7 +86,8 @@ let package = Package(
         // What several test targets need: the nginx-rtmp server (scripts/rtmp-server), ffmpeg/ffprobe,
         // child processes. Only test targets depend on it, so it never reaches the camcast binary.
         // Media only for the audio tests' frame collector (a value-type module, nothing linked in).
-        .target(name: "TestSupport", dependencies: ["Media"], path: "Tests/TestSupport"),
+        // FLV for the tests' FLV reader (the product only writes FLV).
+        .target(name: "TestSupport", dependencies: ["Media", "FLV"], path: "Tests/TestSupport"),
 
         .testTarget(name: "FLVTests", dependencies: ["FLV", "TestSupport"]),
         .testTarget(

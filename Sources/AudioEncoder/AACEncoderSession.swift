@@ -5,7 +5,7 @@ import Synchronization
 /// A live AAC-LC encoding session (libavcodec's native encoder): PCM `AudioFrame`s in,
 /// `MediaPacket`s (`.aac`, one raw AAC frame each) out through the output handler.
 ///
-/// The same contract as the video session (X264EncoderSession): the codec sits behind one
+/// The same contract as the video session (EncoderSession): the codec sits behind one
 /// `Mutex`, so `encode`, `flush` and `close` may be called from any thread; packets are delivered
 /// on the thread that called `encode` or `flush`, after that lock is released, in order (a second
 /// lock, `producer`, keeps concurrent callers' packets in sequence).

@@ -230,6 +230,3 @@ public final class EncoderSession: Sendable {
         }
     }
 }
-
-/// The name the daemon and the other stages knew the session by when it spoke H.264 only.
-public typealias X264EncoderSession = EncoderSession

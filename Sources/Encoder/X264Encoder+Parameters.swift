@@ -28,7 +28,7 @@ extension X264Encoder {
         p.i_timebase_den = 1000
         p.b_vfr_input = settings.zeroLatency ? 0 : 1
 
-        // The session forces every scheduled IDR (X264EncoderSession.State.keyframeDue), because
+        // The session forces every scheduled IDR (EncoderSession.State.keyframeDue), because
         // x264 cannot change i_keyint_max once open; x264 itself never ends a GOP. keyint_min is
         // what x264 would derive from the configured interval: scene cuts closer than that to the
         // last IDR get an I-frame, not an IDR.

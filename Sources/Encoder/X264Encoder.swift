@@ -3,7 +3,7 @@ import Logging
 
 /// The one owner of an `x264_t` handle and the parameters it was opened with.
 ///
-/// Not thread-safe and not Sendable: `X264EncoderSession` keeps it inside its Mutex, so only one
+/// Not thread-safe and not Sendable: `EncoderSession` keeps it inside its Mutex, so only one
 /// thread touches the handle at a time.
 final class X264Encoder {
     /// What one `x264_encoder_encode` call produced.

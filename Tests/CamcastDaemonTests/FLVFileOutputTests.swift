@@ -2,6 +2,7 @@ import FLV
 import Media
 import Foundation
 import Logging
+import TestSupport
 import Testing
 @testable import CamcastDaemon
 @testable import Outputs

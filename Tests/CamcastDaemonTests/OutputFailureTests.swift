@@ -24,7 +24,7 @@ struct OutputFailureTests {
     @Test func aFailedOutputLeavesTheOthersStreaming() throws {
         let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         let settings = ReloadPlanTests.settings()
-        let encoder = try X264EncoderSession(settings: settings.encoder, logger: logger) { _ in }
+        let encoder = try EncoderSession(settings: settings.encoder, logger: logger) { _ in }
         let stop = StopSignal()
         let stages = PipelineStages(settings: settings, encoder: encoder, stop: stop, latency: nil) { 0 }
         let file = CountingOutput("a.flv")

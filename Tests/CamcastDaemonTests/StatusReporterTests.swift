@@ -22,7 +22,7 @@ struct StatusReporterTests {
         try await Task.sleep(for: .milliseconds(200))
 
         let settings = ReloadPlanTests.settings()
-        let encoder = try X264EncoderSession(settings: settings.encoder, logger: logger) { _ in }
+        let encoder = try EncoderSession(settings: settings.encoder, logger: logger) { _ in }
         let stages = PipelineStages(settings: settings, encoder: encoder, stop: StopSignal(), latency: nil) { 0 }
         control.attach(Pipeline(settings: settings, logger: logger, control: control), stages)
 

@@ -70,7 +70,7 @@ import Testing
     /// Every coded picture, in output order.
     static func encode(_ frames: [VideoFrame], settings: EncoderSettings, borrowed: Bool) throws -> [EncodedPicture] {
         let collector = PictureCollector()
-        let session = try X264EncoderSession(settings: settings, logger: Harness.quietLogger) { collector.add($0) }
+        let session = try EncoderSession(settings: settings, logger: Harness.quietLogger) { collector.add($0) }
         let mapping = UnsafeMutableRawBufferPointer.allocate(
             byteCount: dataOffset + (frames.map(\.byteCount).max() ?? 0), alignment: 64)
         defer { mapping.deallocate() }

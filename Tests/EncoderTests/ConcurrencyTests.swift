@@ -13,7 +13,7 @@ import Testing
     @Test func encodeWhileOtherThreadsReconfigureAndRequestKeyframes() async throws {
         let settings = Harness.settings { $0.preset = "ultrafast" }
         let collector = PictureCollector()
-        let session = try X264EncoderSession(settings: settings, logger: Harness.quietLogger) { collector.add($0) }
+        let session = try EncoderSession(settings: settings, logger: Harness.quietLogger) { collector.add($0) }
         let frameCount = 600, callsPerThread = 400
         let frames = (0..<frameCount).map { TestFrames.frame(.i420, width: 320, height: 180, index: $0).frame }
         let encodeErrors = Atomic<Int>(0)
@@ -69,7 +69,7 @@ import Testing
 
     @Test func closeFromAnotherThreadStopsEncodingCleanly() async throws {
         let collector = PictureCollector()
-        let session = try X264EncoderSession(settings: Harness.settings { $0.preset = "ultrafast" }, logger: Harness.quietLogger) {
+        let session = try EncoderSession(settings: Harness.settings { $0.preset = "ultrafast" }, logger: Harness.quietLogger) {
             collector.add($0)
         }
         let closedErrors = Atomic<Int>(0)

@@ -162,7 +162,7 @@ import Testing
     @Test func paddedRowsAreRespected() throws {
         // A driver may pad each row (bytesPerRow > width); the encoder must use the stride.
         let collector = PictureCollector()
-        let session = try X264EncoderSession(settings: Self.settings(), logger: Harness.quietLogger) { collector.add($0) }
+        let session = try EncoderSession(settings: Self.settings(), logger: Harness.quietLogger) { collector.add($0) }
         let (y, u, v) = TestFrames.i420(width: 320, height: 180, index: 0)
         let yStride = 384, cStride = 192
         var bytes = [UInt8](repeating: 0x55, count: yStride * 180 + 2 * cStride * 90)

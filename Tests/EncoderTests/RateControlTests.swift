@@ -23,10 +23,10 @@ import Testing
     /// Encodes `frames` of the moving content, calling `beforeFrame` first for each index, and
     /// returns what ffprobe measured, frame by frame.
     static func measure(
-        _ settings: EncoderSettings, frames: Range<Int>, beforeFrame: (Int, X264EncoderSession) throws -> Void = { _, _ in }
+        _ settings: EncoderSettings, frames: Range<Int>, beforeFrame: (Int, EncoderSession) throws -> Void = { _, _ in }
     ) throws -> [Sample] {
         let collector = PictureCollector()
-        let session = try X264EncoderSession(settings: settings, logger: Harness.quietLogger) { collector.add($0) }
+        let session = try EncoderSession(settings: settings, logger: Harness.quietLogger) { collector.add($0) }
         for index in frames {
             try beforeFrame(index, session)
             try session.encode(MovingContent.frames[index])

@@ -10,7 +10,7 @@ import Testing
     @Test func encodeErrorRecreatesTheEncoderAndKeepsGoing() throws {
         let (logger, log) = Harness.capturingLogger()
         let collector = PictureCollector()
-        let session = try X264EncoderSession(
+        let session = try EncoderSession(
             settings: Harness.settings(), logger: logger, recovery: EncoderRecoveryPolicy(attempts: 3, delay: .zero)
         ) { collector.add($0) }
         for index in 0..<5 {
@@ -36,7 +36,7 @@ import Testing
 
     @Test func givesUpAfterTheLastAttemptAndCloses() throws {
         let (logger, log) = Harness.capturingLogger()
-        let session = try X264EncoderSession(
+        let session = try EncoderSession(
             settings: Harness.settings(), logger: logger,
             recovery: EncoderRecoveryPolicy(attempts: 3, delay: .milliseconds(50))
         ) { _ in }
@@ -58,7 +58,7 @@ import Testing
     /// request (an RTMP reconnect) waited out the whole pause.
     @Test func recoveryPausesWithoutHoldingTheLock() throws {
         let (logger, _) = Harness.capturingLogger()
-        let session = try X264EncoderSession(
+        let session = try EncoderSession(
             settings: Harness.settings(), logger: logger,
             recovery: EncoderRecoveryPolicy(attempts: 2, delay: .milliseconds(1500))
         ) { _ in }
@@ -88,7 +88,7 @@ import Testing
         let (logger, _) = Harness.capturingLogger()
         let box = SessionBox()
         let collector = PictureCollector()
-        let session = try X264EncoderSession(settings: Harness.settings(), logger: logger) { picture in
+        let session = try EncoderSession(settings: Harness.settings(), logger: logger) { picture in
             collector.add(picture)
             box.session?.requestKeyframe()
         }
@@ -102,7 +102,7 @@ import Testing
 
     @Test func nonEncoderErrorsDoNotTriggerRecovery() throws {
         let (logger, log) = Harness.capturingLogger()
-        let session = try X264EncoderSession(settings: Harness.settings(), logger: logger) { _ in }
+        let session = try EncoderSession(settings: Harness.settings(), logger: logger) { _ in }
         var frame = TestFrames.frame(.i420, width: 320, height: 180, index: 0).frame
         frame.planes = []
         #expect(throws: EncoderError.invalidFrame("YU12 needs 3 planes, frame has 0")) { try session.encode(frame) }
@@ -114,5 +114,5 @@ import Testing
 /// Lets a test's output handler reach the session it belongs to.
 final class SessionBox: @unchecked Sendable {
     // @unchecked: set once before the first encode, read only on the encoding thread.
-    var session: X264EncoderSession?
+    var session: EncoderSession?
 }

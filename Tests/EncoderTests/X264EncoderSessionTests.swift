@@ -52,7 +52,7 @@ import Testing
     @Test func keyframeIntervalFollowsCaptureTimeWhenFramesArriveSlower() throws {
         let settings = Harness.settings(fps: 30) { $0.keyframeIntervalSeconds = 2 }
         let collector = PictureCollector()
-        let session = try X264EncoderSession(settings: settings, logger: Harness.quietLogger) { collector.add($0) }
+        let session = try EncoderSession(settings: settings, logger: Harness.quietLogger) { collector.add($0) }
         for index in 0..<100 {
             var frame = TestFrames.frame(.i420, width: 320, height: 180, index: index).frame
             // Every other 30 fps slot, with ±5 ms of jitter as a real camera's clock has.
@@ -122,7 +122,7 @@ import Testing
             $0.sceneCutKeyframes = true
         }
         let collector = PictureCollector()
-        let session = try X264EncoderSession(settings: settings, logger: Harness.quietLogger) { collector.add($0) }
+        let session = try EncoderSession(settings: settings, logger: Harness.quietLogger) { collector.add($0) }
         for index in 0..<90 {
             // A hard cut at frame 20: the luma ramp gives way to the unrelated RGB picture.
             var frame = TestFrames.frame(index < 20 ? .i420 : .rgb24, width: 320, height: 180, index: index).frame
@@ -137,7 +137,7 @@ import Testing
     }
 
     @Test func invalidKeyframeIntervalIsRejectedNamingTheSetting() throws {
-        let session = try X264EncoderSession(settings: Harness.settings(), logger: Harness.quietLogger) { _ in }
+        let session = try EncoderSession(settings: Harness.settings(), logger: Harness.quietLogger) { _ in }
         let error = #expect(throws: EncoderError.self) {
             try session.reconfigure(keyframeIntervalSeconds: 1, keyframeIntervalFrames: 0)
         }
@@ -224,7 +224,7 @@ import Testing
     @Test func nonIncreasingTimestampsAreBumpedAndLoggedOnce() throws {
         let (logger, log) = Harness.capturingLogger()
         let collector = PictureCollector()
-        let session = try X264EncoderSession(settings: Harness.settings(), logger: logger) { collector.add($0) }
+        let session = try EncoderSession(settings: Harness.settings(), logger: logger) { collector.add($0) }
         let stamps: [UInt64] = [1_000, 1_000, 999, 1_033, 1_033]  // ms
         for (index, ms) in stamps.enumerated() {
             var frame = TestFrames.frame(.i420, width: 320, height: 180, index: index).frame
@@ -254,7 +254,7 @@ import Testing
 
     @Test func sessionParameterSetsAreKnownBeforeTheFirstFrame() throws {
         let collector = PictureCollector()
-        let session = try X264EncoderSession(settings: Harness.settings(), logger: Harness.quietLogger) { collector.add($0) }
+        let session = try EncoderSession(settings: Harness.settings(), logger: Harness.quietLogger) { collector.add($0) }
         let before = session.parameterSets
         #expect(before.sps.first.map { $0 & 0x1F } == NALUnitType.sps.rawValue)
         #expect(before.pps.first.map { $0 & 0x1F } == NALUnitType.pps.rawValue)
@@ -264,7 +264,7 @@ import Testing
 
     @Test func zeroLatencyDeliversEachPictureFromItsOwnEncodeCall() throws {
         let collector = PictureCollector()
-        let session = try X264EncoderSession(settings: Harness.settings(), logger: Harness.quietLogger) { collector.add($0) }
+        let session = try EncoderSession(settings: Harness.settings(), logger: Harness.quietLogger) { collector.add($0) }
         for index in 0..<10 {
             try session.encode(TestFrames.frame(.i420, width: 320, height: 180, index: index).frame)
             #expect(collector.all.count == index + 1, "frame \(index) was held back")
@@ -307,7 +307,7 @@ import Testing
     }
 
     @Test func closeIsIdempotentAndEncodeAfterCloseThrows() throws {
-        let session = try X264EncoderSession(settings: Harness.settings(), logger: Harness.quietLogger) { _ in }
+        let session = try EncoderSession(settings: Harness.settings(), logger: Harness.quietLogger) { _ in }
         try session.encode(TestFrames.frame(.i420, width: 320, height: 180, index: 0).frame)
         session.close()
         session.close()
@@ -321,7 +321,7 @@ import Testing
     }
 
     @Test func reconfigureChangesTheBitrateAndRejectsOutOfRange() throws {
-        let session = try X264EncoderSession(settings: Harness.settings(), logger: Harness.quietLogger) { _ in }
+        let session = try EncoderSession(settings: Harness.settings(), logger: Harness.quietLogger) { _ in }
         try session.reconfigure(bitrateKbps: 400)
         #expect(session.bitrateKbps == 400)
         let error = #expect(throws: EncoderError.self) { try session.reconfigure(bitrateKbps: 10) }
@@ -355,7 +355,7 @@ import Testing
             $0.preset = "warpspeed"
         }
         let error = #expect(throws: EncoderError.self) {
-            _ = try X264EncoderSession(settings: settings, logger: Harness.quietLogger) { _ in }
+            _ = try EncoderSession(settings: settings, logger: Harness.quietLogger) { _ in }
         }
         guard case .invalidSettings(let problems) = error else {
             Issue.record("expected invalidSettings, got \(String(describing: error))")
@@ -368,14 +368,14 @@ import Testing
         // Level 1.0 is far too small for 640x360: x264 warns through pf_log, which the bridge forwards.
         let (logger, log) = Harness.capturingLogger()
         let settings = Harness.settings(width: 640, height: 360) { $0.level = "1.0" }
-        _ = try X264EncoderSession(settings: settings, logger: logger) { _ in }
+        _ = try EncoderSession(settings: settings, logger: logger) { _ in }
         let x264Lines = log.messages.filter { $0.text.hasPrefix("x264: ") }
         #expect(x264Lines.contains { $0.level == .warning && $0.text.contains("level") })
         #expect(x264Lines.allSatisfy { !$0.text.hasSuffix("\n") })
     }
 
     @Test func mjpegAndMalformedFramesAreRejected() throws {
-        let session = try X264EncoderSession(settings: Harness.settings(), logger: Harness.quietLogger) { _ in }
+        let session = try EncoderSession(settings: Harness.settings(), logger: Harness.quietLogger) { _ in }
         let mjpeg = VideoFrame(
             width: 320, height: 180, pixelFormat: .mjpeg, planes: [.init(offset: 0, bytesPerRow: 0)],
             bytes: [0xFF, 0xD8], timestamp: TestFrames.timestamp(0), sequence: 0)

@@ -82,10 +82,10 @@ enum Harness {
         _ settings: EncoderSettings, count: Int, format: PixelFormat = .i420,
         sourceWidth: Int? = nil, sourceHeight: Int? = nil,
         logger: Logger = quietLogger,
-        beforeFrame: (Int, X264EncoderSession) -> Void = { _, _ in }
+        beforeFrame: (Int, EncoderSession) -> Void = { _, _ in }
     ) throws -> [EncodedPicture] {
         let collector = PictureCollector()
-        let session = try X264EncoderSession(settings: settings, logger: logger) { collector.add($0) }
+        let session = try EncoderSession(settings: settings, logger: logger) { collector.add($0) }
         for index in 0..<count {
             beforeFrame(index, session)
             let frame = TestFrames.frame(

@@ -1,4 +1,7 @@
-/// Splits an H.264 Annex-B byte stream (ITU-T H.264 Annex B.1) into NAL units.
+import Encoder
+
+/// Splits an H.264 Annex-B byte stream (ITU-T H.264 Annex B.1) into NAL units: how the tests read
+/// back the .h264 files the product writes.
 ///
 /// Each NAL unit follows a start code prefix 00 00 01, optionally with a leading zero byte
 /// (the 4-byte 00 00 00 01 form); zero bytes before a start code are trailing_zero_8bits and are

@@ -1,7 +1,9 @@
 // Linux only, like the daemon: Glibc for open/read/write/pwrite/close.
+import FLV
 import Glibc
+import Media
 
-/// An incremental FLV file parser: feed it bytes in any chunking and it returns every tag that
+/// An incremental FLV file parser, for the tests (the product writes FLV and never reads it): feed it bytes in any chunking and it returns every tag that
 /// is complete, checked and followed by its correct PreviousTagSize.
 ///
 /// It validates the header (signature, version, DataOffset), PreviousTagSize0 = 0, each tag
@@ -78,8 +80,7 @@ public struct FLVReader: Sendable {
                 let head = Array(buffer[start..<start + min(available, 3)])
                 guard head == Array(FLVHeader.signature.prefix(head.count)) else { throw .badSignature(head) }
                 guard available >= FLVHeader.size else { return tags }
-                var reader = ByteReader(Array(buffer[start..<start + FLVHeader.size]))
-                let parsed = try FLVHeader(reader: &reader)
+                let parsed = try FLVHeader(parsing: buffer[start..<start + FLVHeader.size])
                 header = parsed
                 start += FLVHeader.size
                 state = .headerPadding(remaining: Int(parsed.dataOffset) - FLVHeader.size)
@@ -103,8 +104,7 @@ public struct FLVReader: Sendable {
                 let tagHeader = try FLVTagHeader(parsing: buffer[start..<start + FLVTagHeader.size])
                 let total = FLVTagHeader.size + Int(tagHeader.dataSize) + 4
                 guard available >= total else { return tags }
-                var reader = ByteReader(Array(buffer[start..<start + total]))
-                tags.append(try FLVTag(reader: &reader))
+                tags.append(try FLVTag(parsing: buffer[start..<start + total]))
                 start += total
             case .failed(let error):
                 throw error
@@ -121,6 +121,17 @@ public struct FLVReader: Sendable {
         guard start > 0, start * 2 >= buffer.count else { return }
         buffer.removeFirst(start)
         start = 0
+    }
+
+    /// Media's `SystemCall.run` with the failure as `FLVError.io`, naming the file.
+    private static func syscall<Result: BinaryInteger>(
+        _ operation: String, path: String, _ body: () -> Result
+    ) throws(FLVError) -> Result {
+        do {
+            return try SystemCall.run(operation, body)
+        } catch {
+            throw .io(operation: operation, path: path, errno: error.errno)
+        }
     }
 
     /// Reads and parses a whole FLV file.
