@@ -64,8 +64,25 @@ public final class RTMPConnectionWatch: Sendable {
         state.withLock { state in
             guard state.fd >= 0 else { return }
             if state.abortReason == nil { state.abortReason = reason }
+            Self.resetOnClose(state.fd)
             shutdown(state.fd, Int32(SHUT_RDWR))
         }
+    }
+
+    /// The peer went silent and the connection is given up (`abort`, or a send that timed out):
+    /// its close resets it (SO_LINGER 0) and the kernel forgets it at once, rather than keeping
+    /// an orphan that retransmits into the dead path. Then whatever the server sends once the
+    /// path is back (nginx-rtmp's ping, an acknowledgement) draws a RST at once, and the server
+    /// ends the stale publish that would hold the stream name until its own timeout.
+    func abandon() {
+        state.withLock { state in
+            if state.fd >= 0 { Self.resetOnClose(state.fd) }
+        }
+    }
+
+    private static func resetOnClose(_ fd: Int32) {
+        var abortive = linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &abortive, socklen_t(MemoryLayout<linger>.size))
     }
 
     /// Why `abort` cut the current connection, if it did.
