@@ -70,6 +70,7 @@ enum TCPConnector {
             throw .failed(errno: errno)
         }
 
+        AbandonedConnections.bindForReconnect(fd, to: info.ai_addr, length: info.ai_addrlen)
         if Glibc.connect(fd, info.ai_addr, info.ai_addrlen) != 0 {
             guard errno == EINPROGRESS else { throw failure(errno) }
             try waitWritable(fd, deadline: deadline)
@@ -82,6 +83,7 @@ enum TCPConnector {
         let flags = fcntl(fd, F_GETFL)
         guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else { throw .failed(errno: errno) }
         keepOpen = true
+        AbandonedConnections.forget(info.ai_addr, length: info.ai_addrlen)
         return fd
     }
 
