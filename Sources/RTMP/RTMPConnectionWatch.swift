@@ -68,8 +68,7 @@ public final class RTMPConnectionWatch: Sendable {
         state.withLock { state in
             guard state.fd >= 0 else { return }
             if state.abortReason == nil { state.abortReason = reason }
-            Self.resetOnClose(state.fd)
-            state.addresses.map(AbandonedConnections.remember)
+            Self.giveUp(&state)
             shutdown(state.fd, Int32(SHUT_RDWR))
         }
     }
@@ -82,15 +81,14 @@ public final class RTMPConnectionWatch: Sendable {
     /// connects to the server come from this connection's port (`AbandonedConnections`), so the
     /// server need not send anything for that.
     func abandon() {
-        state.withLock { state in
-            if state.fd >= 0 { Self.resetOnClose(state.fd) }
-            state.addresses.map(AbandonedConnections.remember)
-        }
+        state.withLock { Self.giveUp(&$0) }
     }
 
-    private static func resetOnClose(_ fd: Int32) {
+    private static func giveUp(_ state: inout State) {
+        guard state.fd >= 0 else { return }
         var abortive = linger(l_onoff: 1, l_linger: 0)
-        _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &abortive, socklen_t(MemoryLayout<linger>.size))
+        _ = setsockopt(state.fd, SOL_SOCKET, SO_LINGER, &abortive, socklen_t(MemoryLayout<linger>.size))
+        state.addresses.map(AbandonedConnections.remember)
     }
 
     /// Why `abort` cut the current connection, if it did.
