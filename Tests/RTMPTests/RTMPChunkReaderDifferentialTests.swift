@@ -72,13 +72,7 @@ struct RTMPChunkReaderDifferentialTests {
             let (bytes, written, _) = Self.corpus(seed: seed)
             var reader = RTMPChunkReader()
             var random = SplitMix64(seed: seed)
-            var read: [Message] = []
-            var offset = 0
-            while offset < bytes.count {
-                let end = min(bytes.count, offset + random.next(in: 1...700))
-                read += try reader.feed(bytes[offset..<end])
-                offset = end
-            }
+            let read = try reader.feed(bytes, inPiecesUpTo: 700, using: &random)
             let same = read == written
             #expect(same, "seed \(seed): at message \(Self.firstDifference(read, written))")
         }

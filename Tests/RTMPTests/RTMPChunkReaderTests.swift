@@ -66,13 +66,7 @@ struct RTMPChunkReaderTests {
                                             body: body, chunkSize: Int(size))
                 written.append(message)
             }
-            var read: [Message] = []
-            var offset = 0
-            while offset < bytes.count {
-                let end = min(bytes.count, offset + random.next(in: 1...3000))
-                read += try reader.feed(bytes[offset..<end])
-                offset = end
-            }
+            let read = try reader.feed(bytes, inPiecesUpTo: 3000, using: &random)
             #expect(read == written)
         }
     }
