@@ -96,7 +96,8 @@ let package = Package(
         .testTarget(name: "RTMPAddressTests", dependencies: ["RTMPAddress"]),
         .testTarget(
             name: "RTMPTests",
-            dependencies: ["RTMP", "RTMPAddress", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            // CRTMP: librtmp's own chunk reader is the reference in the differential test.
+            dependencies: ["RTMP", "RTMPAddress", "CRTMP", "TestSupport", .product(name: "Logging", package: "swift-log")],
             exclude: ["Corpus"]),
         .testTarget(
             name: "CaptureTests",

@@ -63,6 +63,15 @@ public final class AACEncoderSession: Sendable {
             metadata: ["codec": "aac-lc", "format": "\(settings.format)", "kbps": "\(settings.bitrateKbps)"])
     }
 
+    /// Checks that a session with `settings` would open (the settings, then libavcodec opening
+    /// the encoder) and keeps nothing: the fail-fast check before the run's own session opens,
+    /// which alone says in the log that the encoder opened.
+    public static func check(_ settings: AACEncoderSettings) throws(AACEncoderError) {
+        let problems = settings.problems()
+        guard problems.isEmpty else { throw .invalidSettings(problems) }
+        _ = try LibavAACEncoder(format: settings.format, bitrateKbps: settings.bitrateKbps)
+    }
+
     /// Buffers `frame` and encodes every whole 1024-sample block; the packets they complete are
     /// delivered before this returns. Throws `.formatMismatch` for a frame in another format.
     public func encode(_ frame: AudioFrame) throws(AACEncoderError) {

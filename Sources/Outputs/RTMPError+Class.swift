@@ -7,7 +7,9 @@ extension RTMPError {
         case .dnsFailure, .connectionRefused, .connectTimeout, .connectFailed, .handshakeFailed, .writeFailed,
             .sendTimeout, .serverClosed, .notConnected, .tlsFailed, .cancelled:
             .cheap
-        case .connectRejected, .publishRejected, .alreadyPublishing, .authenticationFailed, .messageTooLarge,
+        case .alreadyPublishing:
+            .nameHeld
+        case .connectRejected, .publishRejected, .authenticationFailed, .messageTooLarge,
             .setupFailed,
             // A server that breaks the protocol, or shows a certificate we refuse, will do it again:
             // back off rather than hammer it.
@@ -15,4 +17,8 @@ extension RTMPError {
             .expensive
         }
     }
+
+    /// Camcast cut this connection itself because the peer went silent (the send timeout or the
+    /// watchdog): the server may not have seen it end.
+    var isDeadPeerCut: Bool { kind == .sendTimeout }
 }

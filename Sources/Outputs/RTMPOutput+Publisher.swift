@@ -21,6 +21,8 @@ extension RTMPOutput {
         /// False until the queue first discards: the first connection then sends from the first
         /// frame of the run, with no keyframe to ask for.
         var suspended = false
+        /// When Camcast last cut a dead connection; nil once a publish succeeded after it.
+        var ownCutAt: MonotonicTime?
 
         while true {
             // A stop during the wait lands here: no connection is opened (issue 14 #2).
@@ -42,7 +44,8 @@ extension RTMPOutput {
                     return
                 }
                 guard state.withLock({ $0.attemptFailed() }) else { return }
-                let delay = schedule.delay(after: ReconnectSchedule.failure(for: error.failureKind))
+                let sinceCut = ownCutAt.map { Double(MonotonicTime.now().nanoseconds(since: $0)) / 1e9 }
+                let delay = schedule.delay(after: ReconnectSchedule.failure(for: error.failureKind, secondsSinceOwnCut: sinceCut))
                 logger.warning(
                     "RTMP connect failed, retrying",
                     metadata: [
@@ -66,6 +69,7 @@ extension RTMPOutput {
                 logger.notice("RTMP reconnected", metadata: ["url": "\(url)", "after_attempts": "\(failures)"])
             }
             failures = 0
+            ownCutAt = nil
             schedule.published()
             // A new connection must start with a keyframe: ask for one now instead of waiting a
             // GOP; frames encoded before it could not be decoded on this connection.
@@ -81,6 +85,7 @@ extension RTMPOutput {
             queue.suspend()
             suspended = true
             let upSeconds = Double(MonotonicTime.now().nanoseconds(since: connectedAt)) / 1e9
+            if error.isDeadPeerCut { ownCutAt = MonotonicTime.now() }
             guard policy.isEnabled else {
                 fail(OutputFailure(output: name, reason: error.description))
                 return

@@ -27,6 +27,15 @@ struct ReconnectSchedule {
     static let cheapCeilingSeconds = 2.0
     /// A connection lost sooner than this after its publish started counts as dropped at once.
     static let droppedAtOnceSeconds = 1.0
+    /// For this long after Camcast itself cut a connection whose peer went silent (the send
+    /// timeout), "already publishing" is retried on the cheap waits: the server still holds the
+    /// old publish, which it cannot have seen end (nothing crossed the dead path), until it sends
+    /// on that connection and draws a RST, or times it out. nginx-rtmp pings a silent publisher
+    /// 1–2 min after its last data (`ping 1m`, seen: 20–40 s with `ping 20s`); SRS times a
+    /// silent publisher out after 30 s. About two minutes covers those. The name is freed the
+    /// moment the server ends that session, so the stream comes back within one cheap wait of
+    /// it. Past the window (or with no cut of our own) it is an ordinary refusal.
+    static let stalePublishWindowSeconds = 120.0
 
     let policy: ReconnectPolicy
     private var cheap: Backoff
@@ -40,9 +49,14 @@ struct ReconnectSchedule {
         expensive = Backoff(policy: policy)
     }
 
-    /// The class of an error from a connection attempt.
-    static func failure(for error: RTMPFailureKind) -> Failure {
-        error.isCheap ? .unreachable : .refused
+    /// The class of an error from a connection attempt; `secondsSinceOwnCut`: how long ago
+    /// Camcast cut a dead connection (nil: it did not, or a publish has succeeded since).
+    static func failure(for error: RTMPFailureKind, secondsSinceOwnCut: Double? = nil) -> Failure {
+        switch error {
+        case .cheap: .unreachable
+        case .expensive: .refused
+        case .nameHeld: secondsSinceOwnCut.map { $0 < stalePublishWindowSeconds } == true ? .unreachable : .refused
+        }
     }
 
     /// The wait before the next attempt after `failure`; advances that class's sequence.
@@ -74,6 +88,7 @@ struct ReconnectSchedule {
 enum RTMPFailureKind: Equatable {
     case cheap
     case expensive
-
-    var isCheap: Bool { self == .cheap }
+    /// The server still holds the stream name ("already publishing"): expensive, except soon
+    /// after a connection Camcast cut itself (`ReconnectSchedule.stalePublishWindowSeconds`).
+    case nameHeld
 }

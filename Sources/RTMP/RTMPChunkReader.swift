@@ -80,8 +80,11 @@ struct RTMPChunkReader {
             id = 64 + Int(next.first!) + 256 * Int(next.last!)
         }
 
+        // A chunk stream may start with any header type: the fields a type 1/2/3 header leaves
+        // out come from a zeroed previous header (message stream 0, length 0, type 0, time 0), as
+        // librtmp's RTMP_ReadPacket and FFmpeg's rtmppkt.c take them; some servers compress
+        // headers across chunk streams. A type 3 start is a message of length 0.
         if streams[id] == nil {
-            guard format == 0 else { throw .missingHeader(chunkStream: id) }
             guard streams.count < limits.maximumChunkStreams else { throw .tooManyChunkStreams(limit: limits.maximumChunkStreams) }
         }
         var state = streams[id] ?? ChunkStream()
@@ -89,8 +92,18 @@ struct RTMPChunkReader {
         // Message header (§5.3.1.2): 11, 7, 3 or 0 bytes.
         let headerSizes = [11, 7, 3, 0]
         guard let header = take(headerSizes[Int(format)]) else { return nil }
-        if format < 3 {
-            guard state.partial == nil else { throw .interruptedMessage(chunkStream: id) }
+        // A type 2 header over an unfinished message continues it, as in librtmp and FFmpeg
+        // (only its time field is read, and the message keeps the time of its start).
+        if format == 2, state.partial != nil {
+            state.extendedTimestamp = bigEndian(header) == 0xFF_FFFF
+            if state.extendedTimestamp {
+                guard take(4) != nil else { return nil }
+            }
+        } else if format < 3 {
+            // A type 0 or 1 header over an unfinished message starts a new one, and the bytes
+            // of the unfinished one are dropped, as librtmp does: memory stays bounded by the
+            // limits either way, so there is nothing to refuse.
+            state.partial = nil
             let base = header.startIndex
             let time = bigEndian(header[base..<base + 3])
             if format < 2 {
@@ -108,8 +121,10 @@ struct RTMPChunkReader {
                 value = bigEndian(extended)
             }
             if format == 0 {
+                // A type 3 header that starts the next message adds this timestamp again
+                // (§5.3.1.2.4; librtmp and FFmpeg keep the field as it was sent).
                 state.timestamp = value
-                state.delta = 0
+                state.delta = value
             } else {
                 state.delta = value
                 state.timestamp &+= value

@@ -14,6 +14,8 @@ import Glibc
 public final class RTMPConnectionWatch: Sendable {
     private struct State {
         var fd: Int32 = -1
+        /// The connection's addresses, read at `attach`.
+        var addresses: AbandonedConnections.Addresses?
         var abortReason: String?
         /// Set for good by `cancel`: every socket attached afterwards is shut down at once.
         var cancelled = false
@@ -30,9 +32,11 @@ public final class RTMPConnectionWatch: Sendable {
     /// Starts watching the connection on `socket` (duplicated; the caller keeps its own).
     func attach(socket: Int32) {
         let copy = fcntl(socket, F_DUPFD_CLOEXEC, 0)
+        let addresses = AbandonedConnections.addresses(of: socket)
         state.withLock { state in
             if state.fd >= 0 { Glibc.close(state.fd) }
             state.fd = copy
+            state.addresses = addresses
             state.abortReason = nil
             if state.cancelled && copy >= 0 { shutdown(copy, Int32(SHUT_RDWR)) }
         }
@@ -64,8 +68,27 @@ public final class RTMPConnectionWatch: Sendable {
         state.withLock { state in
             guard state.fd >= 0 else { return }
             if state.abortReason == nil { state.abortReason = reason }
+            Self.giveUp(&state)
             shutdown(state.fd, Int32(SHUT_RDWR))
         }
+    }
+
+    /// The peer went silent and the connection is given up (`abort`, or a send that timed out):
+    /// its close resets it (SO_LINGER 0) and the kernel forgets it at once, rather than keeping
+    /// an orphan that retransmits into the dead path. Then whatever the server sends once the
+    /// path is back (nginx-rtmp's ping, an acknowledgement) draws a RST at once, and the server
+    /// ends the stale publish that would hold the stream name until its own timeout; and the next
+    /// connects to the server come from this connection's port (`AbandonedConnections`), so the
+    /// server need not send anything for that.
+    func abandon() {
+        state.withLock { Self.giveUp(&$0) }
+    }
+
+    private static func giveUp(_ state: inout State) {
+        guard state.fd >= 0 else { return }
+        var abortive = linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(state.fd, SOL_SOCKET, SO_LINGER, &abortive, socklen_t(MemoryLayout<linger>.size))
+        state.addresses.map(AbandonedConnections.remember)
     }
 
     /// Why `abort` cut the current connection, if it did.

@@ -10,10 +10,6 @@ enum RTMPProtocolViolation: Error, Sendable, Equatable, CustomStringConvertible 
     case tooManyPartialMessages(limit: Int)
     /// More chunk stream ids in use than `RTMPServerLimits.maximumChunkStreams`.
     case tooManyChunkStreams(limit: Int)
-    /// A type 1/2/3 chunk on a chunk stream that never had a type 0 header.
-    case missingHeader(chunkStream: Int)
-    /// A new message header on a chunk stream whose previous message is not complete.
-    case interruptedMessage(chunkStream: Int)
     /// Set Chunk Size 0, or with the top bit set (RTMP spec 1.0 §5.4.1: 31 bits, at least 1).
     case invalidChunkSize(UInt32)
     /// A protocol control or command message too short for its type.
@@ -33,10 +29,6 @@ enum RTMPProtocolViolation: Error, Sendable, Equatable, CustomStringConvertible 
             return "server interleaved more than \(limit) incomplete messages"
         case .tooManyChunkStreams(let limit):
             return "server used more than \(limit) chunk streams"
-        case .missingHeader(let id):
-            return "server continued chunk stream \(id) that it never started"
-        case .interruptedMessage(let id):
-            return "server started a new message on chunk stream \(id) before finishing the last"
         case .invalidChunkSize(let size):
             return "server set an invalid chunk size \(size)"
         case .truncatedMessage(let type, let bytes):

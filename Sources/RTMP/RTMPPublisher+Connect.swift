@@ -111,8 +111,15 @@ extension RTMPPublisher {
             throw self.error(.tlsFailed(reason: error.reason))
         }
         tlsTrust = trust
+        // RTMP_Close (at the start of connect) has freed the previous session, the last user.
+        free(tlsHostBuffer)
+        tlsHostBuffer = strdup(url.host)
+        guard let tlsHostBuffer else {
+            Glibc.close(fd)
+            throw self.error(.tlsFailed(reason: "out of memory"))
+        }
         do throws(TLSSession.Failure) {
-            let session = try TLSSession.handshake(socket: fd, host: url.host, trust: trust, deadline: deadline)
+            let session = try TLSSession.handshake(socket: fd, host: tlsHostBuffer, trust: trust, deadline: deadline)
             tlsProtocol = TLSSession.protocolName(session)
             return session
         } catch {

@@ -41,10 +41,12 @@ extension RTMPPublisher {
         guard ok else {
             let events = logSink.takeEvents()
             let aborted = watch.abortReason
+            let kind = Self.sendFailureKind(events)
+            if kind == .sendTimeout { watch.abandon() }  // (abort did it already)
             close()
             // A watchdog's abort shows up as EPIPE; report what it found instead.
             if let aborted { throw error(.sendTimeout, detail: aborted) }
-            throw error(Self.sendFailureKind(events))
+            throw error(kind)
         }
         bytesSent += UInt64(size)
         state = .publishing(lastTimestamp: message.timestamp)

@@ -14,7 +14,8 @@ import Glibc
 ///
 /// Ownership: this object owns the `RTMP` struct (allocated in `init`, freed in `deinit`)
 /// and the C copy of the URL that librtmp keeps pointers into (host, app, tcUrl), which
-/// lives as long as the `RTMP` struct has been set up from it.
+/// lives as long as the `RTMP` struct has been set up from it; for rtmps://, likewise the C copy
+/// of the host name the TLS session keeps a pointer to.
 public final class RTMPPublisher {
     public let url: RTMPURL
     public let options: RTMPPublisherOptions
@@ -43,6 +44,10 @@ public final class RTMPPublisher {
     /// rtmps:// only: the trusted CAs, loaded at the first TLS connect and kept for the sessions
     /// librtmp holds (released after `RTMP_Close` in `deinit`).
     var tlsTrust: TLSTrust?
+    /// rtmps:// only: `strdup` of the host name the TLS session verifies the certificate against,
+    /// which GnuTLS reads through the pointer for the session's life (see `TLSSession.handshake`);
+    /// replaced, like `urlBuffer`, only after `RTMP_Close` has freed the session that used it.
+    var tlsHostBuffer: UnsafeMutablePointer<CChar>?
 
     /// Bytes of RTMP message bodies sent since this publisher was created (media payloads,
     /// plus the "@setDataFrame" prefix of metadata), excluding chunk headers.
@@ -65,6 +70,7 @@ public final class RTMPPublisher {
         _ = try? LibrtmpLog.withSink(logSink) { () throws(RTMPError) in RTMP_Close(rtmp) }
         RTMP_Free(rtmp)
         free(urlBuffer)
+        free(tlsHostBuffer)
     }
 
     /// True between a successful `connect()` and `close()` or a failed send.

@@ -70,8 +70,12 @@ enum TCPConnector {
             throw .failed(errno: errno)
         }
 
+        AbandonedConnections.bindForReconnect(fd, to: info.ai_addr, length: info.ai_addrlen)
         if Glibc.connect(fd, info.ai_addr, info.ai_addrlen) != 0 {
-            guard errno == EINPROGRESS else { throw failure(errno) }
+            let code = errno
+            // The old port is in use towards this server after all: connect from any port.
+            if code == EADDRNOTAVAIL || code == EADDRINUSE { AbandonedConnections.forget(info.ai_addr, length: info.ai_addrlen) }
+            guard code == EINPROGRESS else { throw failure(code) }
             try waitWritable(fd, deadline: deadline)
             var soError: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
@@ -82,6 +86,7 @@ enum TCPConnector {
         let flags = fcntl(fd, F_GETFL)
         guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else { throw .failed(errno: errno) }
         keepOpen = true
+        AbandonedConnections.forget(info.ai_addr, length: info.ai_addrlen)
         return fd
     }
 

@@ -24,12 +24,18 @@ enum TLSSession {
     /// Runs the handshake on connected socket `fd` for `host` (SNI when it is a name; always the
     /// name or address the certificate must be issued for). Returns the session, which the
     /// caller hands to librtmp; on failure nothing is left to free (the socket stays the caller's).
-    static func handshake(socket fd: Int32, host: String, trust: TLSTrust,
+    ///
+    /// `host` must stay allocated until the session is freed: GnuTLS keeps the pointer given to
+    /// gnutls_session_set_verify_cert (it does not copy the name) and reads it during the
+    /// handshake, and librtmp frees the session in `RTMP_Close`. A Swift string passed there
+    /// lived only for the call: the handshake compared the certificate with whatever had reused
+    /// that memory, and refused RSA-keyed certificates as "issued for another name".
+    static func handshake(socket fd: Int32, host: UnsafePointer<CChar>, trust: TLSTrust,
                           deadline: ContinuousClock.Instant) throws(Failure) -> OpaquePointer {
         let milliseconds = milliseconds(until: deadline)
-        let sni: String? = isAddressLiteral(host) ? nil : host
+        let name = String(cString: host)
         var created: OpaquePointer?
-        let rc = cgnutls_client_new(&created, trust.credentials, fd, sni, host, milliseconds)
+        let rc = cgnutls_client_new(&created, trust.credentials, fd, isAddressLiteral(name) ? nil : host, host, milliseconds)
         guard rc == 0, let session = created else { throw .handshake(reason: String(cString: gnutls_strerror(rc))) }
         var result: Int32
         repeat {
@@ -39,7 +45,7 @@ enum TLSSession {
 
         let failure: Failure
         if result == GNUTLS_E_CERTIFICATE_VERIFICATION_ERROR {
-            failure = .certificate(reason: certificateReason(gnutls_session_get_verify_cert_status(session), host: host))
+            failure = .certificate(reason: certificateReason(gnutls_session_get_verify_cert_status(session), host: name))
         } else if result == GNUTLS_E_TIMEDOUT || ContinuousClock.now >= deadline {
             failure = .timedOut
         } else {

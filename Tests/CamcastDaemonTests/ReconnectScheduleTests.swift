@@ -2,6 +2,7 @@ import Testing
 @testable import CamcastDaemon
 @testable import Outputs
 import TestSupport
+import RTMP
 
 /// Issue 14 #1: which waits follow which failures, and a flapping server simulated on a clock.
 @Suite("Reconnect schedule")
@@ -95,5 +96,31 @@ struct ReconnectScheduleTests {
     @Test func errorsFallIntoTheirClasses() {
         #expect(ReconnectSchedule.failure(for: .cheap) == .unreachable)
         #expect(ReconnectSchedule.failure(for: .expensive) == .refused)
+    }
+
+    /// "Already publishing" soon after Camcast cut a dead connection is the server's stale hold on
+    /// the name: retried on the cheap waits for the window, then backed off like any refusal.
+    @Test func aNameHeldAfterOurOwnCutIsCheapForTheWindowOnly() {
+        let window = ReconnectSchedule.stalePublishWindowSeconds
+        #expect(window == 120)
+        #expect(ReconnectSchedule.failure(for: .nameHeld, secondsSinceOwnCut: 0) == .unreachable)
+        #expect(ReconnectSchedule.failure(for: .nameHeld, secondsSinceOwnCut: window - 1) == .unreachable)
+        #expect(ReconnectSchedule.failure(for: .nameHeld, secondsSinceOwnCut: window) == .refused)
+        #expect(ReconnectSchedule.failure(for: .nameHeld, secondsSinceOwnCut: nil) == .refused)
+        #expect(RTMPError(kind: .alreadyPublishing(reason: "x"), url: "rtmp://h/a/****").failureKind == .nameHeld)
+        #expect(RTMPError(kind: .sendTimeout, url: "rtmp://h/a/****").isDeadPeerCut)
+        #expect(!RTMPError(kind: .serverClosed, url: "rtmp://h/a/****").isDeadPeerCut)
+
+        // Retried every 1.5–2 s through the window, where the full backoff would be at 30 s.
+        var schedule = ReconnectSchedule(policy: ReconnectPolicy())
+        var generator = SplitMix64(seed: 4)
+        var elapsed = 0.0
+        var longest = 0.0
+        while elapsed < window - 5 {
+            let delay = schedule.delay(after: ReconnectSchedule.failure(for: .nameHeld, secondsSinceOwnCut: elapsed), using: &generator)
+            longest = max(longest, delay)
+            elapsed += delay
+        }
+        #expect(longest <= ReconnectSchedule.cheapCeilingSeconds)
     }
 }

@@ -38,6 +38,10 @@ struct AudioStreamTests {
             ["--source", "testpattern", "--size", "640x360", "--fps", "30", "--bitrate", "800", "--audio", "silent"],
             name: "audio-silent", seconds: 6)
         #expect(run.log.contains("audio_frames="), "the stop summary counts audio: \(run.log)")
+        // The start-up check opens no encoder of its own: the log says once what the encoder did.
+        let encoderLines = run.log.split(separator: "\n").filter { $0.contains("audio encoder") }.map { $0.split(separator: " ").dropFirst(2).joined(separator: " ") }
+        #expect(encoderLines.count == 2 && encoderLines.first?.hasPrefix("audio encoder opened") == true
+                && encoderLines.last?.hasPrefix("audio encoder flushed and closed") == true, "\(encoderLines)")
         for file in [run.recording, run.file] {
             let audio = try AudioProbe.stream("a", in: file)
             let video = try AudioProbe.stream("v", in: file)

@@ -92,6 +92,23 @@ import Testing
         #expect(encoded > 100 && recorded == encoded, "\(name): encoded \(encoded) frames, the FLV holds \(recorded)")
     }
 
+    /// Not an attack: a server that starts each chunk stream with a type-1 header (one with a
+    /// type-3 header), with an extended timestamp and a chunk size change, as librtmp and FFmpeg
+    /// read them. Camcast used to refuse it ("continued chunk stream 3 that it never started").
+    @Test func aServerThatCompressesChunkHeadersTakesTheStream() throws {
+        let run = try Self.start("compressed-headers", expected: "")
+        defer { run.server.signal(SIGKILL) }
+        let published = run.camcast.waitForLog("RTMP publishing", timeout: 20)
+        usleep(2_000_000)
+        run.camcast.signal(SIGTERM)
+        let result = try run.camcast.wait(timeout: 30)
+        #expect(published, "\(result.stderr)")
+        #expect(!result.stderr.contains("RTMP connect failed"), "\(result.stderr)")
+        #expect(!result.stderr.contains("protocol violation"), "\(result.stderr)")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains(Self.key))
+    }
+
     static func start(_ attack: String, expected: String) throws -> Run {
         let directory = try Project.scratchDirectory("hostile-\(attack)")
         let portFile = directory.appendingPathComponent("port").path

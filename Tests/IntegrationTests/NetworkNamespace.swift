@@ -14,7 +14,18 @@ final class NetworkNamespace {
         try run(["ip", "link", "set", "lo", "up"])
     }
 
-    deinit { _ = try? Self.ip(["netns", "delete", name]) }
+    deinit {
+        _ = try? Self.ip(["netns", "delete", name])
+        try? FileManager.default.removeItem(atPath: "/etc/netns/\(name)")
+    }
+
+    /// Host names that resolve to 127.0.0.1 inside the namespace: `ip netns exec` bind-mounts
+    /// /etc/netns/NAME/hosts over /etc/hosts for each command it runs (removed in `deinit`).
+    func resolve(_ names: [String]) throws {
+        try FileManager.default.createDirectory(atPath: "/etc/netns/\(name)", withIntermediateDirectories: true)
+        let hosts = "127.0.0.1 localhost \(names.joined(separator: " "))\n::1 localhost\n"
+        try hosts.write(toFile: "/etc/netns/\(name)/hosts", atomically: true, encoding: .utf8)
+    }
 
     /// Put in front of a command line to run it inside the namespace.
     var execPrefix: [String] { ["/usr/sbin/ip", "netns", "exec", name] }

@@ -51,6 +51,30 @@ struct RTMPSTests {
         #expect(try ProbedVideo.decodeErrors(server.recording(Self.streamKey)) == "")
     }
 
+    /// An RSA-keyed certificate from an RSA CA (certbot's default for years, and stunnel's and
+    /// nginx's examples) for a host name and for an address, over TLS 1.3 and 1.2. Camcast used
+    /// to refuse them as "issued for another name": GnuTLS keeps the name given to
+    /// gnutls_session_set_verify_cert, and it was a Swift temporary freed before the handshake
+    /// read it (verifying an RSA chain allocates enough to reuse that memory; ECDSA's happened
+    /// not to).
+    @Test(arguments: [("localhost", nil), ("localhost", "TLSv1.2"), ("127.0.0.1", nil), ("127.0.0.1", "TLSv1.2")] as [(String, String?)])
+    func anRSACertificateIsAccepted(host: String, maxVersion: String?) throws {
+        let server = try RTMPServer()
+        let tls = try TLSTerminator(in: try Project.scratchDirectory("tls"), backendPort: server.port, key: .rsa2048,
+                                    maxVersion: maxVersion)
+        let process = try Self.camcast([
+            "--output", "rtmps://\(host):\(tls.port)/rec/\(Self.streamKey)", "--tls-ca-file", tls.caFile.path,
+        ])
+        let published = process.waitForLog("RTMP publishing", timeout: 20)
+        process.signal(SIGTERM)
+        let result = try process.wait(timeout: 20)
+        #expect(published, "\(result.stderr)")
+        #expect(!result.stderr.contains("certificate refused"), "\(result.stderr)")
+        #expect(result.status == 0, "\(result.stderr)")
+        Self.expectNoKey(result)
+        #expect(tls.log.contains("connected remote server"), "\(tls.log)")
+    }
+
     /// Runs camcast against `tls` for a few seconds and returns its log; nothing may reach nginx.
     static func refused(by tls: TLSTerminator, server: RTMPServer, caFile: URL?) throws -> ProcessResult {
         let process = try Self.camcast(

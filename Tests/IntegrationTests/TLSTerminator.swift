@@ -2,8 +2,7 @@ import Foundation
 import TestSupport
 
 /// stunnel4 (Debian) in front of an `RTMPServer`: TLS on loopback, plain RTMP behind it — the way
-/// RTMPS ingests are built. The CA and the server certificate are made here with openssl, in the
-/// server's state directory; `certificateNames` are the certificate's subjectAltName entries.
+/// RTMPS ingests are built. Certificates come from `TestPKI` (openssl).
 final class TLSTerminator {
     let directory: URL
     let port: Int
@@ -12,27 +11,30 @@ final class TLSTerminator {
     let caFile: URL
     private let configFile: URL
     private var process: RunningProcess?
+    private let namespace: (any CommandPrefixing)?
 
     /// `maxVersion`: stunnel's `sslVersionMax` (e.g. "TLSv1.2"); nil offers TLS 1.3 too.
-    init(in directory: URL, backendPort: Int, certificateNames: String = "DNS:localhost,IP:127.0.0.1",
-         maxVersion: String? = nil) throws {
+    /// A new CA and a certificate for `certificateNames`, both with `key` keys (ECDSA P-256 by
+    /// default; an RSA ingest usually has an RSA CA too, as certbot's chains were).
+    convenience init(in directory: URL, backendPort: Int, certificateNames: String = "DNS:localhost,IP:127.0.0.1",
+                     key: TestPKI.KeyType = .ecdsaP256, maxVersion: String? = nil) throws {
+        let pki = try TestPKI(in: directory, key: key)
+        let bundle = try pki.server("server", key: key, names: certificateNames)
+        try self.init(serving: bundle, caFile: pki.caFile, in: directory, backendPort: backendPort, maxVersion: maxVersion)
+    }
+
+    /// Serves `bundle` (a `TestPKI.server` file: certificate, chain, key), whose root is `caFile`.
+    /// `minVersion`/`maxVersion`: stunnel's `sslVersionMin`/`sslVersionMax` ("TLSv1.2", "TLSv1.3").
+    /// `namespace`: runs stunnel inside it (kept alive while stunnel runs).
+    init(serving bundle: URL, caFile: URL, in directory: URL, backendPort: Int, minVersion: String? = nil,
+         maxVersion: String? = nil, namespace: (any CommandPrefixing)? = nil) throws {
         self.directory = directory
+        self.namespace = namespace
         self.backendPort = backendPort
+        self.caFile = caFile
         port = backendPort + 20_000
-        caFile = directory.appendingPathComponent("ca.pem")
         configFile = directory.appendingPathComponent("stunnel.conf")
         let path = directory.path
-        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try Self.openssl(["req", "-x509"] + ec + ["-keyout", "\(path)/ca.key", "-out", caFile.path, "-days", "2",
-                          "-subj", "/CN=Camcast Test CA", "-addext", "basicConstraints=critical,CA:TRUE",
-                          "-addext", "keyUsage=critical,keyCertSign,cRLSign"])
-        try Self.openssl(["req"] + ec + ["-keyout", "\(path)/server.key", "-out", "\(path)/server.csr", "-subj", "/CN=camcast-test-server"])
-        try "subjectAltName=\(certificateNames)\n".write(toFile: "\(path)/ext.cnf", atomically: true, encoding: .utf8)
-        try Self.openssl(["x509", "-req", "-in", "\(path)/server.csr", "-CA", caFile.path, "-CAkey", "\(path)/ca.key",
-                          "-CAcreateserial", "-out", "\(path)/server.pem", "-days", "2", "-extfile", "\(path)/ext.cnf"])
-        let bundle = try String(contentsOfFile: "\(path)/server.pem", encoding: .utf8)
-            + String(contentsOfFile: "\(path)/server.key", encoding: .utf8)
-        try bundle.write(toFile: "\(path)/server.bundle", atomically: true, encoding: .utf8)
         let config = """
             foreground = yes
             pid =
@@ -40,7 +42,8 @@ final class TLSTerminator {
             [rtmps]
             accept = 127.0.0.1:\(port)
             connect = 127.0.0.1:\(backendPort)
-            cert = \(path)/server.bundle
+            cert = \(bundle.path)
+            \(minVersion.map { "sslVersionMin = \($0)" } ?? "")
             \(maxVersion.map { "sslVersionMax = \($0)" } ?? "")
 
             """
@@ -50,15 +53,13 @@ final class TLSTerminator {
 
     static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/stunnel4") }
 
-    private static func openssl(_ arguments: [String]) throws {
-        let result = try ProcessRunner.run("/usr/bin/openssl", arguments, timeout: 30)
-        guard result.status == 0 else { throw HarnessError("openssl \(arguments[0]) failed: \(result.stderr)") }
-    }
-
     func start() throws {
-        process = try ProcessRunner.start("/usr/bin/stunnel4", [configFile.path])
+        let prefix = namespace?.execPrefix ?? []
+        let stunnel = prefix + ["/usr/bin/stunnel4", configFile.path]
+        process = try ProcessRunner.start(stunnel[0], Array(stunnel.dropFirst()))
+        let probe = prefix + ["/bin/bash", "-c", "(exec 3<>/dev/tcp/127.0.0.1/\(port))"]
         for _ in 0..<200 {
-            if try ProcessRunner.run("/bin/bash", ["-c", "(exec 3<>/dev/tcp/127.0.0.1/\(port))"], timeout: 5).status == 0 { return }
+            if try ProcessRunner.run(probe[0], Array(probe.dropFirst()), timeout: 5).status == 0 { return }
             usleep(25_000)
         }
         throw HarnessError("stunnel4 did not listen on 127.0.0.1:\(port)")

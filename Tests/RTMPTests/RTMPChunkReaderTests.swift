@@ -66,13 +66,7 @@ struct RTMPChunkReaderTests {
                                             body: body, chunkSize: Int(size))
                 written.append(message)
             }
-            var read: [Message] = []
-            var offset = 0
-            while offset < bytes.count {
-                let end = min(bytes.count, offset + random.next(in: 1...3000))
-                read += try reader.feed(bytes[offset..<end])
-                offset = end
-            }
+            let read = try reader.feed(bytes, inPiecesUpTo: 3000, using: &random)
             #expect(read == written)
         }
     }
@@ -134,20 +128,57 @@ struct RTMPChunkReaderTests {
         }
     }
 
-    @Test("a chunk stream continued without a type 0 header is refused")
-    func missingHeader() {
+    /// Not refused: librtmp and FFmpeg (rtmppkt.c) take the fields a type 1/2/3 header leaves out
+    /// from a zeroed header, and it costs nothing (the chunk stream count stays limited).
+    @Test("a chunk stream started with a type 1 header takes the missing fields from a zeroed header, as librtmp does")
+    func typeOneStart() throws {
+        let bytes: [UInt8] = [0x43, 0, 0, 10, 0, 0, 2, 20, 9, 9]  // cs 3: delta 10, length 2, type 20
         var reader = RTMPChunkReader()
-        #expect(throws: RTMPProtocolViolation.missingHeader(chunkStream: 25)) { try reader.feed([0xD9, 1, 2, 3]) }
+        let messages = try reader.feed(bytes)
+        #expect(messages == [Message(chunkStream: 3, type: 20, streamID: 0, timestamp: 10, body: [9, 9])])
+        #expect(try LibrtmpReader.messages(from: bytes) == messages)
     }
 
-    @Test("a new message over an incomplete one on the same chunk stream is refused (librtmp leaked it)")
-    func interruptedMessage() throws {
+    @Test("a chunk stream started with a type 2 or 3 header is a message of length 0, as librtmp reads it",
+          arguments: [[0xD9] as [UInt8], [0x99, 0, 0, 5], [0xC1, 0x10, 0x01]])
+    func typeTwoOrThreeStart(bytes: [UInt8]) throws {
+        var reader = RTMPChunkReader()
+        let messages = try reader.feed(bytes)
+        #expect(messages.count == 1 && messages.first?.body == [] && messages.first?.type == 0)
+        #expect(try LibrtmpReader.messages(from: bytes) == messages)
+    }
+
+    /// Not refused: librtmp starts the new message (and leaked the old one's buffer; Camcast
+    /// drops it), FFmpeg continues a message of the same length. Either way memory stays within
+    /// the limits, so it is not worth a refusal: a server restarting messages forever costs
+    /// only the bytes it sends.
+    @Test("a type 0 or 1 header over an incomplete message starts a new one; the old bytes are dropped", arguments: [0, 1])
+    func interruptedMessage(format: Int) throws {
         var reader = RTMPChunkReader()
         let partial = Array(TestChunks.message(id: 3, type: 20, body: [UInt8](repeating: 0, count: 1000)).prefix(12 + 128))
-        _ = try reader.feed(partial)
-        #expect(throws: RTMPProtocolViolation.interruptedMessage(chunkStream: 3)) {
-            try reader.feed(TestChunks.message(id: 3, type: 20, body: [1]))
+        let restart: [UInt8] = format == 0
+            ? TestChunks.message(id: 3, type: 20, timestamp: 4, body: [1])
+            : [0x43, 0, 0, 4, 0, 0, 1, 20, 1]
+        var restarts = 0
+        for _ in 0..<2_000 {
+            restarts += try reader.feed(partial).isEmpty && reader.bufferedBytes == 0 ? 1 : 0
         }
+        #expect(restarts == 2_000, "each restart is taken, nothing is held back")
+        let messages = try reader.feed(restart)
+        #expect(messages.map(\.body) == [[1]])
+        #expect(messages.first?.timestamp == 4)
+        #expect(try LibrtmpReader.messages(from: partial + restart).map(\.body) == [[1]])
+    }
+
+    @Test("a type 2 header over an incomplete message continues it, as librtmp and FFmpeg do")
+    func typeTwoContinues() throws {
+        let body = [UInt8](repeating: 7, count: 200)
+        let first = Array(TestChunks.message(id: 3, type: 20, timestamp: 5, body: body).prefix(12 + 128))
+        let bytes = first + [0x83, 0, 0, 5] + body[128...]
+        var reader = RTMPChunkReader()
+        let messages = try reader.feed(bytes)
+        #expect(messages.map(\.body) == [body])
+        #expect(try LibrtmpReader.messages(from: bytes).map(\.body) == [body])
     }
 
     @Test("Set Chunk Size 0 and one with the top bit set are refused", arguments: [UInt32(0), 0x8000_0000, 0xFFFF_FFFF])
