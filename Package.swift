@@ -33,6 +33,8 @@ let package = Package(
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSWResample", pkgConfig: "libswresample", providers: [.apt(["libswresample-dev"])]),
         .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
+        // Segmented recording: libavformat's mov muxer writing fragmented MP4.
+        .systemLibrary(name: "CAVFormat", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev"])]),
 
         // Pure value types shared by the stages: frames, pixel formats, timestamps.
         .target(name: "Media"),
@@ -64,6 +66,11 @@ let package = Package(
             dependencies: [
                 "Media", "Encoder", "FLV", "RTMP", "RTMPAddress", .product(name: "Logging", package: "swift-log"),
             ]),
+        // Stage 4, files: segmented MP4 recording (libavformat's mov muxer, a fragment per keyframe,
+        // each synced), its retention and its pause on a full disk.
+        .target(
+            name: "Recording",
+            dependencies: ["Media", "Outputs", "CAVFormat", .product(name: "Logging", package: "swift-log")]),
         // Configuration file model and validation, pure Swift (+ Yams for parsing; Media's value types).
         // YAMLEventScan also reads libyaml's events through Yams' own CYaml module, so a file's work
         // is bounded before Yams composes it (no library beyond what Yams already links).
@@ -72,8 +79,8 @@ let package = Package(
         .target(
             name: "CamcastDaemon",
             dependencies: [
-                "Media", "Capture", "Encoder", "FLV", "RTMPAddress", "RTMP", "Outputs", "Config", "AudioCapture", "AudioEncoder",
-                .product(name: "Logging", package: "swift-log"),
+                "Media", "Capture", "Encoder", "FLV", "RTMPAddress", "RTMP", "Outputs", "Recording", "Config", "AudioCapture",
+                "AudioEncoder", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -105,6 +112,7 @@ let package = Package(
         .testTarget(
             name: "AudioEncoderTests",
             dependencies: ["AudioEncoder", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Media", "TestSupport"]),
         // Daemon and output logic apart from processes: the RTMP output over a fake publisher,
         // reconnect schedule, send queue, dead-peer detection, reload plans, sd_notify datagrams,
