@@ -1,0 +1,108 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Segmented MP4 recording (`outputs: - record:`), judged by ffprobe and ffmpeg: each segment
+/// starts with a keyframe, lasts its segment length to within one keyframe interval, carries the
+/// AAC track and decodes clean; consecutive segments lose and double no frame; a `kill -9` leaves
+/// a file that plays to its last fragment; retention deletes the oldest of its own files only.
+@Suite(.serialized, .enabled(if: Environment.rtmpIntegrationEnabled, Environment.rtmpSkipReason))
+struct RecordingTests {
+    static func config(_ directory: URL, _ recordKeys: String, extra: String = "", codec: String = "h264") throws -> URL {
+        let file = directory.appendingPathComponent("camcast.yaml")
+        try """
+            encoder:
+              codec: \(codec)
+            outputs:
+              - record: \(directory.appendingPathComponent("rec").path)
+            \(recordKeys)
+            \(extra)
+            """.write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    @Test(arguments: ["h264", "h265"])
+    func segmentsAreWholeAndContinuous(_ codec: String) throws {
+        let dir = try Project.scratchDirectory("record-\(codec)")
+        let whole = dir.appendingPathComponent("whole.\(codec)")
+        let config = try Self.config(dir, "    segment_seconds: 2", extra: "  - path: \(whole.path)", codec: codec)
+        let result = try ProcessRunner.run(
+            Project.camcastBinary.path,
+            ["run", "--config", config.path, "--source", "testpattern", "--size", "320x240", "--fps", "30",
+             "--keyint-seconds", "1", "--bitrate", "500", "--duration", "9"],
+            timeout: 90)
+        #expect(result.status == 0, "\(result.stderr)")
+        let segments = RecordingProbe.segments(in: dir.appendingPathComponent("rec"))
+        #expect(segments.count >= 4, "\(segments.map(\.lastPathComponent))")
+        var frames = 0
+        for (number, segment) in segments.enumerated() {
+            let probe = try RecordingProbe.probe(segment)
+            let name = segment.lastPathComponent
+            #expect(probe.videoCodec == (codec == "h264" ? "h264" : "hevc"), "\(name)")
+            #expect(probe.audioCodec == "aac", "\(name): no AAC track")
+            #expect(probe.videoPackets.first?.isKeyframe == true, "\(name) must start with a keyframe")
+            if number < segments.count - 1 {
+                // Cut at the first keyframe at or after 2 s; keyframes come every second.
+                #expect((1.95...3.05).contains(probe.videoSeconds), "\(name): \(probe.videoSeconds) s")
+            }
+            #expect(try ProbedVideo.decodeErrors(segment) == "", "\(name)")
+            #expect(probe.decodedFrames == probe.videoPackets.count, "\(name)")
+            frames += probe.decodedFrames
+        }
+        // Every picture of the run is in exactly one segment: the same count as the raw file.
+        let reference = try ProbedVideo.probe(whole).decodedFrames
+        #expect(reference > 200)
+        #expect(frames == reference, "segments hold \(frames) frames, the raw stream \(reference)")
+    }
+
+    @Test func killNineMidSegmentLeavesAFileThatPlaysToItsLastFragment() throws {
+        let dir = try Project.scratchDirectory("record-kill")
+        let config = try Self.config(dir, "    segment_seconds: 60")
+        let camcast = try Daemon.start(
+            ["run", "--config", config.path, "--source", "testpattern", "--size", "320x240", "--fps", "30",
+             "--keyint-seconds", "1", "--bitrate", "500"])
+        defer { camcast.signal(SIGKILL) }
+        #expect(Daemon.waitForLog(camcast, "recording segment", timeout: 30), "\(camcast.stderrSoFar)")
+        let segment = try #require(RecordingProbe.segments(in: dir.appendingPathComponent("rec")).first)
+        // Three fragments on the disk (about 62 kB a second), then the middle of the fourth.
+        #expect(RecordingProbe.waitUntil(timeout: 30) { RecordingProbe.size(segment) > 180_000 })
+        usleep(500_000)
+        camcast.signal(SIGKILL)
+        _ = try camcast.wait(timeout: 10)
+        let probe = try RecordingProbe.probe(segment)
+        #expect(try ProbedVideo.decodeErrors(segment) == "")
+        #expect(probe.decodedFrames >= 90, "\(probe.decodedFrames) frames")
+        // Whole fragments only: it ends just before a keyframe (every 30 frames).
+        #expect(probe.decodedFrames % 30 == 0, "\(probe.decodedFrames) frames")
+    }
+
+    @Test func retentionDeletesTheOldestOfItsOwnFilesOnly() throws {
+        let dir = try Project.scratchDirectory("record-retention")
+        let folder = dir.appendingPathComponent("rec")
+        let today = folder.appendingPathComponent("2020-01-01")
+        try FileManager.default.createDirectory(at: today, withIntermediateDirectories: true)
+        // A user's files: one with a name the pattern could make, one without.
+        let foreign = [today.appendingPathComponent("00-00-00+0000.mp4"), folder.appendingPathComponent("holiday.mp4")]
+        for file in foreign { try Data(repeating: 7, count: 100_000).write(to: file) }
+        let maxBytes = 300_000
+        let config = try Self.config(dir, "    segment_seconds: 1\n    max_bytes: \(maxBytes)")
+        let result = try ProcessRunner.run(
+            Project.camcastBinary.path,
+            ["run", "--config", config.path, "--source", "testpattern", "--size", "320x240", "--fps", "30",
+             "--keyint-seconds", "1", "--bitrate", "500", "--duration", "12"],
+            timeout: 90)
+        #expect(result.status == 0, "\(result.stderr)")
+        for file in foreign { #expect(FileManager.default.fileExists(atPath: file.path), "\(file.lastPathComponent) was deleted") }
+        let written = result.stderr.split(separator: "\n").filter { $0.contains("recording segment") }.compactMap {
+            $0.split(separator: " ").first { $0.hasPrefix("path=") }.map { String($0.dropFirst(5)) }
+        }
+        #expect(written.count >= 10, "\(written)")
+        let kept = written.filter { FileManager.default.fileExists(atPath: $0) }
+        // The newest are kept, the oldest went first: what is left is a tail of what was written.
+        #expect(!kept.isEmpty && kept.count < written.count)
+        #expect(kept == Array(written.suffix(kept.count)), "kept \(kept) of \(written)")
+        let total = kept.reduce(0) { $0 + RecordingProbe.size(URL(fileURLWithPath: $1)) }
+        #expect(total <= maxBytes, "\(total) bytes kept")
+        for file in kept { #expect(try ProbedVideo.decodeErrors(URL(fileURLWithPath: file)) == "") }
+    }
+}
