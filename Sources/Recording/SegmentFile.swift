@@ -23,6 +23,8 @@ final class SegmentFile {
     /// Bytes on the disk for sure: up to the end of the last fragment synced.
     private(set) var syncedBytes: Int64 = 0
     private(set) var videoFrames = 0
+    /// Fragments written and synced whole: a file with none holds no picture and is not kept.
+    private(set) var completeFragments = 0
     let decoderConfiguration: DecoderConfiguration
 
     /// Creates `path` (never over an existing file) and writes the header, starting at `keyframe`.
@@ -101,7 +103,11 @@ final class SegmentFile {
         try check(result, action: "write")
         if isVideo {
             videoFrames += 1
-            if packet.isKeyframe { try sync() }
+            // The opening keyframe ends no fragment; every later one ends the one before it.
+            if packet.isKeyframe {
+                try sync()
+                if videoFrames > 1 { completeFragments += 1 }
+            }
         }
     }
 
@@ -112,6 +118,7 @@ final class SegmentFile {
         do {
             try check(result, action: "finish")
             try sync()
+            completeFragments += 1
         } catch {
             abandon()
             throw error

@@ -67,8 +67,8 @@ final class SegmentRecorder: @unchecked Sendable {
 
     /// Closes the segment in progress (at the end of the run or of this output).
     func finish() {
-        if case .recording(let file, let startWall) = phase {
-            close(file, startWall: startWall)
+        if case .recording(let file, let startWall) = phase, let error = close(file, startWall: startWall) {
+            logger.error("could not finish segment; it ends at its last complete fragment", metadata: ["error": "\(error)"])
         }
         phase = .waitingForKeyframe
         sweep()
@@ -83,7 +83,11 @@ final class SegmentRecorder: @unchecked Sendable {
                 sweep(inProgress: file.bytes)
                 return
             }
-            close(file, startWall: startWall)
+            if let error = close(file, startWall: startWall) {
+                // Most likely the disk is full: pause rather than start a file that cannot be written.
+                pause(error)
+                return
+            }
             start(at: keyframe)
         case .waitingForKeyframe:
             start(at: keyframe)
@@ -130,20 +134,24 @@ final class SegmentRecorder: @unchecked Sendable {
         }
     }
 
-    private func close(_ file: SegmentFile, startWall: Int) {
+    /// Finishes `file` (or, failing that, cuts it back to its last complete fragment) and
+    /// lists it in the index; the error, if finishing failed.
+    private func close(_ file: SegmentFile, startWall: Int) -> SegmentError? {
+        var failure: SegmentError?
         do {
             try file.finish()
         } catch {
-            logger.error("could not finish segment; it ends at its last complete fragment", metadata: ["error": "\(error)"])
+            failure = error
         }
         remember(file, startWall: startWall)
         phase = .waitingForKeyframe
+        return failure
     }
 
-    /// Puts a closed segment in the index (unless nothing of it reached the disk).
+    /// Puts a closed segment in the index (unless not one fragment of it reached the disk).
     private func remember(_ file: SegmentFile, startWall: Int) {
         let name = String(file.path.dropFirst(settings.directory.count + 1))
-        if file.syncedBytes == 0 {
+        if file.completeFragments == 0 {
             unlink(file.path)
             return
         }
@@ -175,6 +183,8 @@ final class SegmentRecorder: @unchecked Sendable {
         do {
             try index.save()
         } catch {
+            // A full disk has said so once already (the pause); the list is saved at the next change.
+            guard error.errno != ENOSPC, error.errno != EDQUOT else { return }
             logger.warning("could not save the recording index", metadata: ["error": "\(error)"])
         }
     }
