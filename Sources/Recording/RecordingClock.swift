@@ -15,6 +15,14 @@ struct RecordingClock: Sendable {
     /// This boot's identity: a boot time means something only within the same boot.
     var bootID: String = Self.currentBootID()
 
+    init() {}
+
+    init(wallSeconds: @escaping @Sendable () -> Int, bootMilliseconds: @escaping @Sendable () -> Int64, bootID: String) {
+        self.wallSeconds = wallSeconds
+        self.bootMilliseconds = bootMilliseconds
+        self.bootID = bootID
+    }
+
     static func currentBootID() -> String {
         guard let file = fopen("/proc/sys/kernel/random/boot_id", "r") else { return "" }
         defer { fclose(file) }
