@@ -24,10 +24,13 @@ public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
                 throw .badURL(error.message(quoting: text))
             }
         case .record(let record):
-            self = .recording(
-                RecordingSettings(
-                    directory: record.directory, segmentSeconds: record.segmentSeconds, namePattern: record.name,
-                    maxAgeSeconds: record.maxAgeSeconds.map(Int64.init), maxBytes: record.maxBytes, minFreeBytes: record.minFreeBytes))
+            var settings = RecordingSettings(
+                directory: record.directory, segmentSeconds: record.segmentSeconds, namePattern: record.name,
+                maxAgeSeconds: record.maxAgeSeconds.map(Int64.init), maxBytes: record.maxBytes, minFreeBytes: record.minFreeBytes)
+            settings.outage = record.outage.map {
+                OutagePolicy(preSeconds: $0.preSeconds, preBytes: $0.preBytes, postSeconds: $0.postSeconds)
+            }
+            self = .recording(settings)
         case .file(let path, let maxFrames):
             guard !path.isEmpty else { throw .empty }
             let lowered = path.lowercased()

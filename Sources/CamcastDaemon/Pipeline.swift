@@ -275,7 +275,8 @@ public struct Pipeline: Service {
                     stream: RecordedStream(
                         width: settings.encoder.size.width, height: settings.encoder.size.height,
                         audioSampleRate: settings.audio?.format.sampleRate, audioChannels: settings.audio?.format.channels),
-                    logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() })
+                    logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
+                    isDown: { stages.currentOutputs.contains { ($0 as? RTMPOutput)?.isInterrupted ?? false } })
             }
             identity.set(output)
             return output

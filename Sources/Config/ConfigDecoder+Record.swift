@@ -1,7 +1,11 @@
 /// `outputs: - record: DIR` and the keys beside it: `segment_seconds`, `name`, `max_age_seconds`,
 /// `max_bytes`, `min_free_bytes` (sizes as bytes or with a unit: `500M`, `2GiB`).
 extension ConfigDecoder {
-    static let recordKeys = ["record", "segment_seconds", "name", "max_age_seconds", "max_bytes", "min_free_bytes"]
+    static let recordKeys = [
+        "record", "segment_seconds", "name", "max_age_seconds", "max_bytes", "min_free_bytes", "mode", "pre_seconds", "pre_bytes",
+        "post_seconds",
+    ]
+    static let outageKeys: Set<String> = ["pre_seconds", "pre_bytes", "post_seconds"]
     static let segmentSecondsRange: ClosedRange<Double> = 1...86_400
 
     mutating func recordOutput(index: Int, _ spec: OutputSpec) -> CamcastConfig.OutputConfig? {
@@ -13,6 +17,9 @@ extension ConfigDecoder {
         }
         var config = CamcastConfig.RecordConfig(directory: directory)
         var valid = true
+        var outage: CamcastConfig.RecordConfig.Outage?
+        var outageKeyGiven: (key: String, at: SourceLocation)?
+        var pending = CamcastConfig.RecordConfig.Outage()
         for (key, entry) in spec.recordOptions {
             let keyPath = "\(itemPath).\(key)"
             guard let text = entry.text else {
@@ -33,6 +40,29 @@ extension ConfigDecoder {
                 } else {
                     config.name = text
                 }
+            case "mode":
+                switch text {
+                case "continuous": outage = nil
+                case "outage": outage = outage ?? .init()
+                default:
+                    report(keyPath, at: entry.at, "\(ValueText.quoted(text)) is not a mode (allowed: continuous, outage)")
+                    valid = false
+                }
+            case "pre_seconds", "post_seconds":
+                outageKeyGiven = (key, entry.at)
+                switch ConfigField.number(text, in: 0...3600) {
+                case .value(let seconds):
+                    if key == "pre_seconds" { pending.preSeconds = seconds } else { pending.postSeconds = seconds }
+                case .problem(let message): report(keyPath, at: entry.at, message); valid = false
+                }
+            case "pre_bytes":
+                outageKeyGiven = (key, entry.at)
+                guard let bytes = Self.byteCount(text) else {
+                    report(keyPath, at: entry.at, "\(ValueText.quoted(text)) is not a size (write bytes, or a number with K, M, G, e.g. 64M)")
+                    valid = false
+                    continue
+                }
+                pending.preBytes = bytes
             case "max_age_seconds":
                 switch ConfigField.integer(text, in: 1...Int(Int32.max)) {
                 case .value(let seconds): config.maxAgeSeconds = seconds
@@ -46,6 +76,12 @@ extension ConfigDecoder {
                 }
                 if key == "max_bytes" { config.maxBytes = bytes } else { config.minFreeBytes = bytes }
             }
+        }
+        if outage != nil {
+            config.outage = pending
+        } else if let given = outageKeyGiven {
+            report("\(itemPath).\(given.key)", at: given.at, "only applies with `mode: outage`")
+            valid = false
         }
         return valid ? .record(config) : nil
     }

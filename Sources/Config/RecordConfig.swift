@@ -11,6 +11,21 @@ extension CamcastConfig {
         public var maxAgeSeconds: Int?
         public var maxBytes: Int64?
         public var minFreeBytes: Int64?
+        /// `mode: outage` with its keys; nil is `mode: continuous` (the default).
+        public var outage: Outage?
+
+        /// `pre_seconds` [30], `pre_bytes` [64M], `post_seconds` [10].
+        public struct Outage: Sendable, Hashable {
+            public var preSeconds: Double = 30
+            public var preBytes: Int64 = 64 << 20
+            public var postSeconds: Double = 10
+
+            public init(preSeconds: Double = 30, preBytes: Int64 = 64 << 20, postSeconds: Double = 10) {
+                self.preSeconds = preSeconds
+                self.preBytes = preBytes
+                self.postSeconds = postSeconds
+            }
+        }
 
         public init(
             directory: String, segmentSeconds: Double = Self.defaultSegmentSeconds, name: String = Self.defaultName,

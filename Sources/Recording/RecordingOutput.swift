@@ -21,11 +21,16 @@ package final class RecordingOutput: StreamOutput {
     private let counters = RecordingCounters()
     /// Made in `open`, then used by the worker thread alone (and by `finish` after it ended).
     private nonisolated(unsafe) var recorder: SegmentRecorder?
+    private nonisolated(unsafe) var outage: OutageRecorder?
     private let stream: RecordedStream
+    private let isDown: @Sendable () -> Bool
 
+    /// `isDown`: whether an RTMP output that streamed does not now (for `mode: outage`).
     package init(
-        settings: RecordingSettings, stream: RecordedStream, logger: Logger, requestKeyframe: @escaping @Sendable () -> Void = {}
+        settings: RecordingSettings, stream: RecordedStream, logger: Logger, requestKeyframe: @escaping @Sendable () -> Void = {},
+        isDown: @escaping @Sendable () -> Bool = { false }
     ) {
+        self.isDown = isDown
         self.settings = settings
         self.stream = stream
         self.logger = logger
@@ -41,15 +46,25 @@ package final class RecordingOutput: StreamOutput {
         }
         let recorder = SegmentRecorder(settings: settings, stream: stream, logger: logger, counters: counters)
         self.recorder = recorder
+        let outage = settings.outage.map { OutageRecorder(recorder: recorder, policy: $0, isDown: isDown, logger: logger) }
+        self.outage = outage
         do {
-            try worker.start { packet in recorder.handle(packet) }
+            let counters = self.counters
+            try worker.start { packet in
+                if packet.mediaKind == .video { counters.framesHandled.add(1, ordering: .relaxed) }
+                if let outage { outage.handle(packet) } else { recorder.handle(packet) }
+            }
         } catch {
             self.recorder = nil
+            self.outage = nil
             throw OutputFailure(output: name, reason: error.description)
         }
         logger.info(
             "recording MP4 segments",
-            metadata: ["directory": "\(settings.directory)", "segment_seconds": "\(settings.segmentSeconds)", "name": "\(settings.namePattern)"])
+            metadata: [
+                "directory": "\(settings.directory)", "segment_seconds": "\(settings.segmentSeconds)", "name": "\(settings.namePattern)",
+                "mode": "\(settings.outage == nil ? "continuous" : "outage")",
+            ])
     }
 
     package func write(_ packet: MediaPacket) {
@@ -63,8 +78,9 @@ package final class RecordingOutput: StreamOutput {
             logger.error("recording did not finish in time; its segment ends at its last complete fragment", metadata: ["directory": "\(settings.directory)"])
             return
         }
-        recorder?.finish()
+        if let outage { outage.finish() } else { recorder?.finish() }
         recorder = nil
+        outage = nil
         logger.info(
             "recording stopped",
             metadata: [
@@ -77,7 +93,7 @@ package final class RecordingOutput: StreamOutput {
     package var statistics: OutputStatistics {
         OutputStatistics(
             queuedPackets: worker.queuedPackets, droppedFrames: worker.droppedFrames,
-            sentFrames: counters.videoFrames.load(ordering: .relaxed))
+            sentFrames: counters.framesHandled.load(ordering: .relaxed))
     }
 
     /// `mkdir -p`: the StateDirectory exists already; a path given on the command line may not.

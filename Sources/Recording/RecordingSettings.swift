@@ -17,6 +17,8 @@ public struct RecordingSettings: Sendable, Hashable, CustomStringConvertible {
     public var maxBytes: Int64?
     /// Free space the file system keeps; the oldest segments go first to keep it.
     public var minFreeBytes: Int64?
+    /// `mode: outage`: record only around the times an RTMP output is down; nil records always.
+    public var outage: OutagePolicy?
 
     public init(
         directory: String, segmentSeconds: Double = Self.defaultSegmentSeconds, namePattern: String = Self.defaultNamePattern,
@@ -31,6 +33,25 @@ public struct RecordingSettings: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { "record \(directory)" }
+}
+
+/// `mode: outage`: the last `preSeconds` (never more than `preBytes`) wait in memory; when an RTMP
+/// output stops streaming, segments are written from that far back until `postSeconds` after every
+/// RTMP output streams again.
+public struct OutagePolicy: Sendable, Hashable {
+    public static let defaultPreSeconds = 30.0
+    public static let defaultPreBytes: Int64 = 64 << 20
+    public static let defaultPostSeconds = 10.0
+
+    public var preSeconds: Double
+    public var preBytes: Int64
+    public var postSeconds: Double
+
+    public init(preSeconds: Double = Self.defaultPreSeconds, preBytes: Int64 = Self.defaultPreBytes, postSeconds: Double = Self.defaultPostSeconds) {
+        self.preSeconds = preSeconds
+        self.preBytes = preBytes
+        self.postSeconds = postSeconds
+    }
 }
 
 /// What the recorder needs to know of the stream before its first packet: the picture size for
