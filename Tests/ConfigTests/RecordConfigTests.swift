@@ -47,4 +47,22 @@ import Testing
         }
         #expect(error.problems.contains { $0.keyPath == "outputs[0].max_bytes" && $0.message.contains("record") }, "\(error)")
     }
+
+    @Test func outageModeTakesItsKeysAndTheyNeedIt() throws {
+        let config = try CamcastConfig.parse(
+            yaml: "outputs:\n  - record: rec\n    mode: outage\n    pre_seconds: 5\n    pre_bytes: 8M\n", fileName: "camcast.yaml")
+        guard case .record(let record) = config.outputs.first else {
+            Issue.record("not a record output: \(config.outputs)")
+            return
+        }
+        #expect(record.outage == .init(preSeconds: 5, preBytes: 8 << 20, postSeconds: 10))
+        let error = try #require(throws: ConfigError.self) {
+            try CamcastConfig.parse(yaml: "outputs:\n  - record: rec\n    post_seconds: 5\n", fileName: "camcast.yaml")
+        }
+        #expect(error.problems.contains { $0.keyPath == "outputs[0].post_seconds" && $0.message.contains("mode: outage") }, "\(error)")
+        let bad = try #require(throws: ConfigError.self) {
+            try CamcastConfig.parse(yaml: "outputs:\n  - record: rec\n    mode: sometimes\n", fileName: "camcast.yaml")
+        }
+        #expect(bad.problems.contains { $0.keyPath == "outputs[0].mode" && $0.message.contains("continuous, outage") }, "\(bad)")
+    }
 }
