@@ -43,10 +43,15 @@ struct RecordingProbe {
             decodedFrames: Int(frames.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1)
     }
 
-    /// The segments a recorder made under `directory`, oldest first (their names sort by time).
+    /// The segments a recorder made under `directory`, oldest first: in the order of its index
+    /// (`-2` sorts before `.mp4`, so names alone would not do), then any the index does not list
+    /// yet (the one in progress), by name.
     static func segments(in directory: URL) -> [URL] {
         let names = (FileManager.default.subpaths(atPath: directory.path) ?? []).filter { $0.hasSuffix(".mp4") }
-        return names.sorted().map { directory.appendingPathComponent($0) }
+        let index = ((try? String(contentsOf: directory.appendingPathComponent(".camcast-recordings"), encoding: .utf8)) ?? "")
+            .split(separator: "\n").compactMap { $0.split(separator: "\t").first.map(String.init) }
+        let listed = index.filter(names.contains)
+        return (listed + names.filter { !listed.contains($0) }.sorted()).map { directory.appendingPathComponent($0) }
     }
 
     static func size(_ file: URL) -> Int {

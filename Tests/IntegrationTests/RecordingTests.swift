@@ -105,4 +105,43 @@ struct RecordingTests {
         #expect(total <= maxBytes, "\(total) bytes kept")
         for file in kept { #expect(try ProbedVideo.decodeErrors(URL(fileURLWithPath: file)) == "") }
     }
+
+    @Test func recordFlagAloneRecordsWithTheDefaults() throws {
+        let dir = try Project.scratchDirectory("record-flag")
+        let folder = dir.appendingPathComponent("rec")
+        let result = try ProcessRunner.run(
+            Project.camcastBinary.path,
+            ["run", "--source", "testpattern", "--size", "320x240", "--duration", "3", "--record", folder.path], timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        let segments = RecordingProbe.segments(in: folder)
+        #expect(segments.count == 1, "\(segments)")
+        // Named by the default pattern: a day folder, the local time and its offset.
+        let name = try #require(segments.first).path.dropFirst(folder.path.count + 1)
+        #expect(name.range(of: #"^\d{4}-\d{2}-\d{2}/\d{2}-\d{2}-\d{2}[+-]\d{4}\.mp4$"#, options: .regularExpression) != nil, "\(name)")
+        for segment in segments { #expect(try ProbedVideo.decodeErrors(segment) == "") }
+    }
+
+    @Test func aReloadAppliesNewSegmentSettings() throws {
+        let dir = try Project.scratchDirectory("record-reload")
+        let config = try Self.config(dir, "    segment_seconds: 60")
+        let camcast = try Daemon.start(
+            ["run", "--config", config.path, "--source", "testpattern", "--size", "320x240", "--fps", "30", "--keyint-seconds", "1"])
+        defer { camcast.signal(SIGKILL) }
+        #expect(Daemon.waitForLog(camcast, "recording segment", timeout: 30), "\(camcast.stderrSoFar)")
+        _ = try Self.config(dir, "    segment_seconds: 1")
+        camcast.signal(SIGHUP)
+        #expect(Daemon.waitForLog(camcast, "reload applied: opened record", timeout: 20), "\(camcast.stderrSoFar)")
+        #expect(Daemon.waitForLog(camcast, "recording segment", occurrences: 4, timeout: 30), "\(camcast.stderrSoFar)")
+        camcast.signal(SIGTERM)
+        let result = try camcast.wait(timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        let segments = RecordingProbe.segments(in: dir.appendingPathComponent("rec"))
+        #expect(segments.count >= 4, "\(segments.map(\.lastPathComponent))")
+        // After the reload, segments of about a second (one keyframe interval more at most).
+        for segment in segments.dropFirst().dropLast() {
+            let probe = try RecordingProbe.probe(segment)
+            #expect((0.95...2.05).contains(probe.videoSeconds), "\(segment.lastPathComponent): \(probe.videoSeconds) s")
+        }
+        for segment in segments { #expect(try ProbedVideo.decodeErrors(segment) == "", "\(segment.lastPathComponent)") }
+    }
 }
