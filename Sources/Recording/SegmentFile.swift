@@ -60,8 +60,15 @@ final class SegmentFile {
             throw SegmentError(path: path, action: "start", reason: Self.text(result), errno: written == 0 ? nil : written)
         }
         muxer = created
-        try sync()
-        try write(keyframe)
+        do {
+            try sync()
+            try write(keyframe)
+        } catch {
+            // Not one fragment: nothing worth keeping (and nothing the index would ever delete).
+            abandon()
+            unlink(path)
+            throw error
+        }
     }
 
     deinit {

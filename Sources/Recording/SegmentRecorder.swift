@@ -94,10 +94,13 @@ final class SegmentRecorder: @unchecked Sendable {
         case .paused(let reason):
             sweep()
             let floor = max(Self.resumeFreeBytes, settings.minFreeBytes ?? 0)
-            guard (RetentionPolicy.freeBytes(in: settings.directory) ?? 0) >= floor else { return }
-            logger.notice("recording resumes", metadata: ["directory": "\(settings.directory)", "was": "\(reason)"])
-            counters.paused.store(false, ordering: .relaxed)
+            // A folder that cannot be examined (removed meanwhile) is made again by the start.
+            guard (RetentionPolicy.freeBytes(in: settings.directory) ?? .max) >= floor else { return }
             start(at: keyframe)
+            if case .recording = phase {
+                logger.notice("recording resumes", metadata: ["directory": "\(settings.directory)", "was": "\(reason)"])
+                counters.paused.store(false, ordering: .relaxed)
+            }
         }
     }
 
@@ -159,7 +162,12 @@ final class SegmentRecorder: @unchecked Sendable {
         saveIndex()
     }
 
+    /// One error line per pause: a start that fails while paused stays quiet.
     private func pause(_ error: SegmentError) {
+        if case .paused = phase {
+            phase = .paused(reason: error.reason)
+            return
+        }
         phase = .paused(reason: error.reason)
         counters.paused.store(true, ordering: .relaxed)
         logger.error(
@@ -202,6 +210,11 @@ final class SegmentRecorder: @unchecked Sendable {
     }
 
     private func makeParentDirectories(of name: String) throws(SegmentError) {
+        do {
+            try RecordingOutput.makeDirectory(settings.directory)
+        } catch {
+            throw SegmentError(path: settings.directory, action: "create folder", reason: error.message, errno: error.errno)
+        }
         var path = settings.directory
         for part in name.split(separator: "/").dropLast() {
             path += "/\(part)"
