@@ -12,6 +12,9 @@ struct RecordingProbe {
     var audioCodec: String?
     var videoPackets: [Packet]
     var decodedFrames: Int
+    /// Where each track starts (s): in sync, the sound starts with the first picture.
+    var videoStart: Double?
+    var audioStart: Double?
 
     /// Media time the video covers: from the first packet to the end of the last (one frame).
     var videoSeconds: Double {
@@ -33,6 +36,11 @@ struct RecordingProbe {
         let frames = String(decoding: try FFmpegTools.run(
             "ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", file.path]),
             as: UTF8.self)
+        let start = { (stream: String) throws -> Double? in
+            Double(String(decoding: try FFmpegTools.run(
+                "ffprobe", ["-v", "error", "-select_streams", stream, "-show_entries", "stream=start_time", "-of", "csv=p=0", file.path]),
+                as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        }
         return RecordingProbe(
             videoCodec: try codecs("v:0") ?? "", audioCodec: try codecs("a:0"),
             videoPackets: packets.split(separator: "\n").compactMap { line in
@@ -40,7 +48,8 @@ struct RecordingProbe {
                 guard columns.count >= 2, let dts = Double(columns[0]) else { return nil }
                 return Packet(dtsSeconds: dts, isKeyframe: columns[1].hasPrefix("K"))
             },
-            decodedFrames: Int(frames.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1)
+            decodedFrames: Int(frames.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1,
+            videoStart: try start("v:0"), audioStart: try start("a:0"))
     }
 
     /// The segments a recorder made under `directory`, oldest first: in the order of its index

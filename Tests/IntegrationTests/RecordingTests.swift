@@ -41,6 +41,10 @@ struct RecordingTests {
             #expect(probe.videoCodec == (codec == "h264" ? "h264" : "hevc"), "\(name)")
             #expect(probe.audioCodec == "aac", "\(name): no AAC track")
             #expect(probe.videoPackets.first?.isKeyframe == true, "\(name) must start with a keyframe")
+            // Sound and pictures start together (within one AAC frame, 21 ms, and a millisecond).
+            if let video = probe.videoStart, let audio = probe.audioStart {
+                #expect(abs(audio - video) <= 0.025, "\(name): video starts at \(video) s, audio at \(audio) s")
+            }
             if number < segments.count - 1 {
                 // Cut at the first keyframe at or after 2 s; keyframes come every second.
                 #expect((1.95...3.05).contains(probe.videoSeconds), "\(name): \(probe.videoSeconds) s")
