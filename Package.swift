@@ -34,6 +34,8 @@ let package = Package(
         .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
         // libyaml's event parser, which Config composes its node tree from (with line and column).
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        // Segmented recording: libavformat's mov muxer writing fragmented MP4.
+        .systemLibrary(name: "CAVFormat", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev"])]),
 
         // Pure value types shared by the stages: frames, pixel formats, timestamps.
         .target(name: "Media"),
@@ -65,6 +67,11 @@ let package = Package(
             dependencies: [
                 "Media", "Encoder", "FLV", "RTMP", "RTMPAddress", .product(name: "Logging", package: "swift-log"),
             ]),
+        // Stage 4, files: segmented MP4 recording (libavformat's mov muxer, a fragment per keyframe,
+        // each synced), its retention and its pause on a full disk.
+        .target(
+            name: "Recording",
+            dependencies: ["Media", "Outputs", "CAVFormat", .product(name: "Logging", package: "swift-log")]),
         // Configuration file model and validation over libyaml's events (CYAML): YAMLEventScan bounds a
         // file's work, YAMLComposer builds the node tree with each value's line and column. No
         // Foundation: a YAML library built on it would bring ICU's 30 MB into the static binary.
@@ -73,8 +80,8 @@ let package = Package(
         .target(
             name: "CamcastDaemon",
             dependencies: [
-                "Media", "Capture", "Encoder", "FLV", "RTMPAddress", "RTMP", "Outputs", "Config", "AudioCapture", "AudioEncoder",
-                .product(name: "Logging", package: "swift-log"),
+                "Media", "Capture", "Encoder", "FLV", "RTMPAddress", "RTMP", "Outputs", "Recording", "Config", "AudioCapture",
+                "AudioEncoder", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -108,6 +115,7 @@ let package = Package(
         .testTarget(
             name: "AudioEncoderTests",
             dependencies: ["AudioEncoder", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Media", "TestSupport"]),
         // Daemon and output logic apart from processes: the RTMP output over a fake publisher,
         // reconnect schedule, send queue, dead-peer detection, reload plans, sd_notify datagrams,

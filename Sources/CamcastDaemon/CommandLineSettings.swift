@@ -35,6 +35,8 @@ public struct CommandLineSettings: Sendable {
     public var pace: String?
     /// `--audio silent|none|FILE.wav|alsa:DEVICE` (config `audio.source` and its device or file).
     public var audio: String?
+    /// `--record DIR`: segmented MP4 recording into DIR with the defaults (config `outputs: - record: DIR`).
+    public var recordDirectory: String?
 
     public init(
         configPath: String? = nil, source: String? = nil, size: String? = nil, fps: String? = nil,

@@ -1,6 +1,7 @@
 import Config
 import Encoder
 import RTMPAddress
+import Recording
 
 /// Where the encoded stream goes. One run may have several.
 public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
@@ -10,6 +11,8 @@ public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
     case flvFile(path: String)
     /// Write a raw Annex-B `.h264` or `.h265` file, optionally only its first `maxFrames` pictures.
     case annexBFile(path: String, maxFrames: Int?)
+    /// Record segmented MP4 files into a folder, with retention.
+    case recording(RecordingSettings)
 
     /// Maps an already validated config output onto its sink.
     init(_ output: CamcastConfig.OutputConfig) throws(OutputTargetError) {
@@ -20,6 +23,14 @@ public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
             } catch {
                 throw .badURL(error.message(quoting: text))
             }
+        case .record(let record):
+            var settings = RecordingSettings(
+                directory: record.directory, segmentSeconds: record.segmentSeconds, namePattern: record.name,
+                maxAgeSeconds: record.maxAgeSeconds.map(Int64.init), maxBytes: record.maxBytes, minFreeBytes: record.minFreeBytes)
+            settings.outage = record.outage.map {
+                OutagePolicy(preSeconds: $0.preSeconds, preBytes: $0.preBytes, postSeconds: $0.postSeconds)
+            }
+            self = .recording(settings)
         case .file(let path, let maxFrames):
             guard !path.isEmpty else { throw .empty }
             let lowered = path.lowercased()
@@ -49,6 +60,7 @@ public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
         case .rtmp(let url): url.redacted
         case .flvFile(let path): path
         case .annexBFile(let path, _): path
+        case .recording(let settings): settings.description
         }
     }
 }

@@ -3,6 +3,7 @@ import Encoder
 import FLV
 import Logging
 import Media
+import Recording
 import ServiceLifecycle
 import Synchronization
 
@@ -267,6 +268,15 @@ public struct Pipeline: Service {
                 output = AnnexBFileOutput(
                     path: path, frameLimit: maxFrames, logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
                     onFailure: fail)
+            case .recording(let recording):
+                // A full disk pauses a recording; it never fails the run.
+                output = RecordingOutput(
+                    settings: recording,
+                    stream: RecordedStream(
+                        width: settings.encoder.size.width, height: settings.encoder.size.height,
+                        audioSampleRate: settings.audio?.format.sampleRate, audioChannels: settings.audio?.format.channels),
+                    logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
+                    isDown: { stages.currentOutputs.contains { ($0 as? RTMPOutput)?.isInterrupted ?? false } })
             }
             identity.set(output)
             return output

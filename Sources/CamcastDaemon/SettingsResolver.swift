@@ -37,6 +37,9 @@ enum SettingsResolver {
         }
         try config.apply(environment: environment.filter { !$0.key.hasPrefix(testVariablePrefix) })
         try config.apply(overrides: overrides(from: flags), outputs: flags.outputs.isEmpty ? nil : flags.outputs)
+        if let directory = flags.recordDirectory {
+            try addRecording(directory, to: &config)
+        }
         if let duration = flags.durationSeconds, !durationRange.contains(duration) || duration == 0 {
             throw ConfigError(problems: [
                 ConfigProblem(

@@ -7,12 +7,15 @@ extension ConfigDecoder {
         var url: (text: String?, at: SourceLocation)?
         var path: (text: String?, at: SourceLocation)?
         var maxFrames: (text: String?, at: SourceLocation)?
+        /// `record: DIR` and its options (ConfigDecoder+Record.swift).
+        var record: (text: String?, at: SourceLocation)?
+        var recordOptions: [(key: String, entry: (text: String?, at: SourceLocation))] = []
         var at: SourceLocation?
         /// An unknown key was reported (`uri:`); "needs url or path" would only repeat it.
         var hadUnknownKey = false
     }
 
-    static let outputKeys = ["url", "path", "max_frames"]
+    static let outputKeys = ["url", "path", "max_frames"] + recordKeys
     static let recordingExtensions = [".flv", ".h264", ".h265"]
 
     mutating func decodeOutputs(_ node: YAMLNode) {
@@ -61,7 +64,9 @@ extension ConfigDecoder {
             switch key {
             case "url": spec.url = entry
             case "path": spec.path = entry
-            default: spec.maxFrames = entry
+            case "max_frames": spec.maxFrames = entry
+            case "record": spec.record = entry
+            default: spec.recordOptions.append((key, entry))
             }
         }
         return spec
@@ -75,8 +80,12 @@ extension ConfigDecoder {
         for (index, spec) in specs.enumerated() {
             guard let spec, let output = output(index: index, spec) else { continue }
             if let earlier = firstIndex[output] {
-                let key = if case .rtmp = output { "url" } else { "path" }
-                report("outputs[\(index)].\(key)", at: spec.url?.at ?? spec.path?.at,
+                let key = switch output {
+                case .rtmp: "url"
+                case .file: "path"
+                case .record: "record"
+                }
+                report("outputs[\(index)].\(key)", at: spec.url?.at ?? spec.path?.at ?? spec.record?.at,
                        "\(ValueText.quoted(outputText(output))) is the same output as outputs[\(earlier)]")
                 continue
             }
@@ -90,11 +99,23 @@ extension ConfigDecoder {
         switch output {
         case .rtmp(let url): url
         case .file(let path, _): path
+        case .record(let record): record.directory
         }
     }
 
     private mutating func output(index: Int, _ spec: OutputSpec) -> CamcastConfig.OutputConfig? {
         let itemPath = "outputs[\(index)]"
+        if spec.record != nil {
+            guard spec.url == nil, spec.path == nil, spec.maxFrames == nil else {
+                report(itemPath, at: spec.at, "has `record` beside `url`, `path` or `max_frames`; a recording is an output of its own")
+                return nil
+            }
+            return recordOutput(index: index, spec)
+        }
+        if let option = spec.recordOptions.first {
+            report("\(itemPath).\(option.key)", at: option.entry.at, "only applies to a `record:` output")
+            return nil
+        }
         switch (spec.url, spec.path) {
         case (nil, nil):
             if spec.hadUnknownKey { return nil }

@@ -7,6 +7,8 @@ extension CamcastConfig {
         case rtmp(url: String)
         /// `- path: …flv` or `…h264` (raw Annex-B; `max_frames` stops the recording after that many frames).
         case file(path: String, maxFrames: Int?)
+        /// `- record: DIR` with its segment and retention keys.
+        case record(RecordConfig)
 
         /// Safe to log: the stream key of an RTMP URL is shown as `****`.
         public var description: String {
@@ -14,6 +16,7 @@ extension CamcastConfig {
             case .rtmp(let url): RTMPURL.redact(url)
             case .file(let path, let maxFrames):
                 maxFrames.map { "\(path) (max \($0) frames)" } ?? path
+            case .record(let record): record.description
             }
         }
     }

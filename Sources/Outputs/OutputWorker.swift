@@ -14,12 +14,12 @@ package final class OutputWorker: Sendable {
     private let thread = Mutex<DedicatedThread?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
-    init(maxSpanMilliseconds: Int64, requestKeyframe: @escaping @Sendable () -> Void) {
+    package init(maxSpanMilliseconds: Int64, requestKeyframe: @escaping @Sendable () -> Void) {
         queue = SendQueue(maxSpanMilliseconds: maxSpanMilliseconds, requestKeyframe: requestKeyframe)
     }
 
     /// Starts the thread; it hands every packet to `body`, in order, until `stop`.
-    func start(_ body: @escaping @Sendable (MediaPacket) -> Void) throws(ThreadStartError) {
+    package func start(_ body: @escaping @Sendable (MediaPacket) -> Void) throws(ThreadStartError) {
         let queue = self.queue
         let done = self.done
         let started = try DedicatedThread {
@@ -29,15 +29,19 @@ package final class OutputWorker: Sendable {
         thread.withLock { $0 = started }
     }
 
-    func push(_ packet: MediaPacket) {
+    package func push(_ packet: MediaPacket) {
         queue.push(packet)
     }
+
+    /// Packets waiting for the thread, and pictures dropped because it fell behind: for the status line.
+    package var queuedPackets: Int { queue.count }
+    package var droppedFrames: Int { queue.droppedFrames.load(ordering: .relaxed) }
 
     /// Lets the thread write what is queued, for up to `drainSeconds` (plus a moment), then
     /// returns; a thread still blocked in a write after that is left to end by itself. True if
     /// the thread ended.
     @discardableResult
-    func stop(drainSeconds: Double) -> Bool {
+    package func stop(drainSeconds: Double) -> Bool {
         queue.close()
         guard let started = thread.withLock({ current -> DedicatedThread? in
             defer { current = nil }

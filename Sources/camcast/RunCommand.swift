@@ -47,6 +47,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("output"), help: "An rtmp:// URL, or a path ending in .flv, .h264 or .h265; repeat for several.")
     var outputs: [String] = []
 
+    @Option(name: .customLong("record"), help: "Record 10-minute MP4 segments into this folder, beside the outputs (config outputs: - record: DIR for segment length and retention).")
+    var recordDirectory: String?
+
     @Option(help: "Stop after this many seconds of media.")
     var duration: Double?
 
@@ -83,6 +86,7 @@ struct RunCommand: AsyncParsableCommand {
             preset: preset, profile: profile, outputs: outputs, durationSeconds: duration, logLevel: logLevel,
             pace: pace)
         flags.pixelFormat = pixelFormat
+        flags.recordDirectory = recordDirectory
         flags.codec = codec
         flags.noReconnect = noReconnect
         flags.reconnectAttempts = reconnectAttempts

@@ -1,0 +1,155 @@
+#ifndef CAMCAST_CAVFORMAT_SHIM_H
+#define CAMCAST_CAVFORMAT_SHIM_H
+// libavformat's mov muxer writing fragmented MP4, for Recording's SegmentFile (and nothing else).
+// The muxer writes through an AVIOContext over the caller's file descriptor, so the caller knows
+// how many bytes reached the file and can fdatasync at each fragment boundary.
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <libavformat/avformat.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/dict.h>
+#include <libavutil/error.h>
+#include <libavutil/log.h>
+#include <libavutil/mem.h>
+
+typedef struct cavformat_mp4 {
+    AVFormatContext *format;
+    int fd;
+    // Bytes write(2) accepted, and the errno of the first failed write (0: none).
+    int64_t bytes;
+    int write_errno;
+} cavformat_mp4;
+
+// The AVIO write callback: every byte or an error (a full disk must not look like a short file).
+// In C because its buffer parameter is `uint8_t *` before FFmpeg 7 and `const uint8_t *` after.
+static int cavformat_write_all(void *opaque, uint8_t *buffer, int size) {
+    cavformat_mp4 *mp4 = (cavformat_mp4 *)opaque;
+    if (mp4->write_errno) return AVERROR(mp4->write_errno);
+    int done = 0;
+    while (done < size) {
+        ssize_t n = write(mp4->fd, buffer + done, (size_t)(size - done));
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            mp4->write_errno = errno;
+            return AVERROR(errno);
+        }
+        done += (int)n;
+        mp4->bytes += n;
+    }
+    return size;
+}
+
+static inline void cavformat_error_text(int code, char *buffer, size_t size) { av_strerror(code, buffer, size); }
+static inline void cavformat_quiet(void) { av_log_set_level(AV_LOG_ERROR); }
+
+// Frees the muxer and its I/O context; the descriptor stays open (the caller owns it).
+static inline void cavformat_mp4_free(cavformat_mp4 *mp4) {
+    if (!mp4) return;
+    if (mp4->format) {
+        AVIOContext *pb = mp4->format->pb;
+        avformat_free_context(mp4->format);
+        if (pb) {
+            av_freep(&pb->buffer);
+            avio_context_free(&pb);
+        }
+    }
+    free(mp4);
+}
+
+static inline int cavformat_set_extradata(AVCodecParameters *par, const uint8_t *data, int size) {
+    par->extradata = av_mallocz((size_t)size + AV_INPUT_BUFFER_PADDING_SIZE);
+    if (!par->extradata) return AVERROR(ENOMEM);
+    memcpy(par->extradata, data, (size_t)size);
+    par->extradata_size = size;
+    return 0;
+}
+
+// Opens a fragmented MP4 on `fd` (a fragment at every video keyframe, the moov first and empty)
+// with stream 0 the video (H.264, or H.265 tagged hvc1 when `hevc`), its parameter sets as Annex-B
+// in `video_config`, and stream 1 AAC when `audio_config` is not NULL. Writes the header.
+// Time base: milliseconds for the video, samples for the audio. Returns 0 or a negative AVERROR; *out on success.
+static inline int cavformat_mp4_open(
+    cavformat_mp4 **out, int fd, int hevc, int width, int height, const uint8_t *video_config, int video_config_size,
+    int sample_rate, int channels, const uint8_t *audio_config, int audio_config_size) {
+    cavformat_mp4 *mp4 = calloc(1, sizeof(cavformat_mp4));
+    if (!mp4) return AVERROR(ENOMEM);
+    mp4->fd = fd;
+    int err = avformat_alloc_output_context2(&mp4->format, 0, "mp4", 0);
+    if (err < 0) { free(mp4); return err; }
+    const int buffer_size = 64 * 1024;
+    unsigned char *buffer = av_malloc(buffer_size);
+    if (!buffer) { cavformat_mp4_free(mp4); return AVERROR(ENOMEM); }
+    mp4->format->pb = avio_alloc_context(buffer, buffer_size, 1, mp4, 0, cavformat_write_all, 0);
+    if (!mp4->format->pb) { av_free(buffer); cavformat_mp4_free(mp4); return AVERROR(ENOMEM); }
+    mp4->format->flags |= AVFMT_FLAG_CUSTOM_IO;
+
+    AVStream *video = avformat_new_stream(mp4->format, 0);
+    if (!video) { cavformat_mp4_free(mp4); return AVERROR(ENOMEM); }
+    video->time_base = (AVRational){1, 1000};
+    video->codecpar->codec_type = AVMEDIA_TYPE_VIDEO;
+    video->codecpar->codec_id = hevc ? AV_CODEC_ID_HEVC : AV_CODEC_ID_H264;
+    if (hevc) video->codecpar->codec_tag = MKTAG('h', 'v', 'c', '1');
+    video->codecpar->width = width;
+    video->codecpar->height = height;
+    if ((err = cavformat_set_extradata(video->codecpar, video_config, video_config_size)) < 0) { cavformat_mp4_free(mp4); return err; }
+
+    if (audio_config) {
+        AVStream *audio = avformat_new_stream(mp4->format, 0);
+        if (!audio) { cavformat_mp4_free(mp4); return AVERROR(ENOMEM); }
+        audio->time_base = (AVRational){1, sample_rate};
+        audio->codecpar->codec_type = AVMEDIA_TYPE_AUDIO;
+        audio->codecpar->codec_id = AV_CODEC_ID_AAC;
+        audio->codecpar->sample_rate = sample_rate;
+        audio->codecpar->frame_size = 1024;
+        av_channel_layout_default(&audio->codecpar->ch_layout, channels);
+        if ((err = cavformat_set_extradata(audio->codecpar, audio_config, audio_config_size)) < 0) { cavformat_mp4_free(mp4); return err; }
+    }
+
+    AVDictionary *options = 0;
+    av_dict_set(&options, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0);
+    err = avformat_write_header(mp4->format, &options);
+    av_dict_free(&options);
+    if (err < 0) { cavformat_mp4_free(mp4); return err; }
+    *out = mp4;
+    return 0;
+}
+
+// Hands one packet (Annex-B for video) to the muxer; a video keyframe first writes out the
+// fragment before it. Returns 0 or a negative AVERROR.
+// `pts` and `dts` count 1/`timescale` seconds.
+static inline int cavformat_mp4_write(
+    cavformat_mp4 *mp4, int stream, const uint8_t *data, int size, int64_t pts, int64_t dts, int timescale, int keyframe) {
+    AVPacket *packet = av_packet_alloc();
+    if (!packet) return AVERROR(ENOMEM);
+    int err = av_new_packet(packet, size);
+    if (err < 0) { av_packet_free(&packet); return err; }
+    memcpy(packet->data, data, (size_t)size);
+    packet->stream_index = stream;
+    packet->pts = pts;
+    packet->dts = dts;
+    if (keyframe) packet->flags |= AV_PKT_FLAG_KEY;
+    // The muxer's stream time base may differ from the one asked for.
+    av_packet_rescale_ts(packet, (AVRational){1, timescale}, mp4->format->streams[stream]->time_base);
+    err = av_write_frame(mp4->format, packet);
+    av_packet_free(&packet);
+    return err;
+}
+
+// Pushes what the I/O buffer holds to the descriptor. Returns 0 or a negative AVERROR.
+static inline int cavformat_mp4_flush(cavformat_mp4 *mp4) {
+    avio_flush(mp4->format->pb);
+    if (mp4->write_errno) return AVERROR(mp4->write_errno);
+    return mp4->format->pb->error < 0 ? mp4->format->pb->error : 0;
+}
+
+// Writes the last fragment and the trailer, then flushes. Returns 0 or a negative AVERROR.
+static inline int cavformat_mp4_finish(cavformat_mp4 *mp4) {
+    int err = av_write_trailer(mp4->format);
+    int flushed = cavformat_mp4_flush(mp4);
+    return err < 0 ? err : flushed;
+}
+
+#endif

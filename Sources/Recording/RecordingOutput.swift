@@ -1,0 +1,109 @@
+import Logging
+import Media
+import Outputs
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Segmented MP4 recording as an output: packets go to a thread of its own (`OutputWorker`),
+/// which alone owns the recorder, so no lock is held while a segment is written or synced and
+/// a slow disk never holds up the encoder or the other outputs.
+///
+/// A full disk does not end this output (the recorder pauses and resumes); only a directory that
+/// cannot be made at all fails `open`.
+package final class RecordingOutput: StreamOutput {
+    package let name: String
+    private let settings: RecordingSettings
+    private let logger: Logger
+    private let worker: OutputWorker
+    private let counters = RecordingCounters()
+    /// Made in `open`, then used by the worker thread alone (and by `finish` after it ended).
+    private nonisolated(unsafe) var recorder: SegmentRecorder?
+    private nonisolated(unsafe) var outage: OutageRecorder?
+    private let stream: RecordedStream
+    private let isDown: @Sendable () -> Bool
+
+    /// `isDown`: whether an RTMP output that streamed does not now (for `mode: outage`).
+    package init(
+        settings: RecordingSettings, stream: RecordedStream, logger: Logger, requestKeyframe: @escaping @Sendable () -> Void = {},
+        isDown: @escaping @Sendable () -> Bool = { false }
+    ) {
+        self.isDown = isDown
+        self.settings = settings
+        self.stream = stream
+        self.logger = logger
+        name = settings.description
+        worker = OutputWorker(maxSpanMilliseconds: OutputWorker.fileQueueMilliseconds, requestKeyframe: requestKeyframe)
+    }
+
+    package func open() throws(OutputFailure) {
+        do {
+            try Self.makeDirectory(settings.directory)
+        } catch {
+            throw OutputFailure(output: name, reason: error.description)
+        }
+        let recorder = SegmentRecorder(settings: settings, stream: stream, logger: logger, counters: counters)
+        self.recorder = recorder
+        let outage = settings.outage.map { OutageRecorder(recorder: recorder, policy: $0, isDown: isDown, logger: logger) }
+        self.outage = outage
+        do {
+            let counters = self.counters
+            try worker.start { packet in
+                if packet.mediaKind == .video { counters.framesHandled.add(1, ordering: .relaxed) }
+                if let outage { outage.handle(packet) } else { recorder.handle(packet) }
+            }
+        } catch {
+            self.recorder = nil
+            self.outage = nil
+            throw OutputFailure(output: name, reason: error.description)
+        }
+        logger.info(
+            "recording MP4 segments",
+            metadata: [
+                "directory": "\(settings.directory)", "segment_seconds": "\(settings.segmentSeconds)", "name": "\(settings.namePattern)",
+                "mode": "\(settings.outage == nil ? "continuous" : "outage")",
+            ])
+    }
+
+    package func write(_ packet: MediaPacket) {
+        worker.push(packet)
+    }
+
+    package func finish(endTime: Int64, drainSeconds: Double) {
+        guard worker.stop(drainSeconds: drainSeconds) else {
+            // The thread is still inside a write: the file keeps what was synced, and the thread
+            // owns the recorder until it returns.
+            logger.error("recording did not finish in time; its segment ends at its last complete fragment", metadata: ["directory": "\(settings.directory)"])
+            return
+        }
+        if let outage { outage.finish() } else { recorder?.finish() }
+        recorder = nil
+        outage = nil
+        logger.info(
+            "recording stopped",
+            metadata: [
+                "directory": "\(settings.directory)", "bytes": "\(counters.bytesWritten.load(ordering: .relaxed))",
+                "segments": "\(counters.segmentsStarted.load(ordering: .relaxed))",
+                "deleted": "\(counters.filesDeleted.load(ordering: .relaxed))",
+            ])
+    }
+
+    package var statistics: OutputStatistics {
+        OutputStatistics(
+            queuedPackets: worker.queuedPackets, droppedFrames: worker.droppedFrames,
+            sentFrames: counters.framesHandled.load(ordering: .relaxed))
+    }
+
+    /// `mkdir -p`: the StateDirectory exists already; a path given on the command line may not.
+    static func makeDirectory(_ path: String) throws(SystemCallError) {
+        var built = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            built += "/\(part)"
+            if mkdir(built, 0o755) != 0, errno != EEXIST {
+                throw SystemCallError(call: "mkdir \(built)", errno: errno)
+            }
+        }
+    }
+}

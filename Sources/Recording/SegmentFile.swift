@@ -1,0 +1,187 @@
+internal import CAVFormat
+import Media
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One fragmented MP4 being written by libavformat's mov muxer: a fragment at every video
+/// keyframe, each written and fdatasync'ed before the next begins, so a power cut or `kill -9`
+/// leaves a file that plays up to its last complete fragment.
+///
+/// Times in the file start at the first keyframe's decode time (0), video in milliseconds, the
+/// sound in samples, counted on from its first frame so 21⅓ ms frames keep their exact length.
+/// Used by one thread only (the recorder's).
+final class SegmentFile {
+    let path: String
+    private let descriptor: Int32
+    private var muxer: UnsafeMutablePointer<cavformat_mp4>?
+    private let originDts: Int64
+    private let audioSampleRate: Int?
+    private var lastDts: [Int64] = [.min, .min]
+    private var nextAudioTicks: Int64?
+    /// Bytes on the disk for sure: up to the end of the last fragment synced.
+    private(set) var syncedBytes: Int64 = 0
+    private(set) var videoFrames = 0
+    /// Fragments written and synced whole: a file with none holds no picture and is not kept.
+    private(set) var completeFragments = 0
+    let decoderConfiguration: DecoderConfiguration
+
+    /// Creates `path` (never over an existing file) and writes the header, starting at `keyframe`.
+    init(path: String, keyframe: MediaPacket, stream: RecordedStream, audioConfiguration: [UInt8]?) throws(SegmentError) {
+        self.path = path
+        originDts = keyframe.dts
+        decoderConfiguration = keyframe.decoderConfiguration
+        let opened = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard opened >= 0 else {
+            let code = errno
+            throw SegmentError(path: path, action: "create", reason: String(cString: strerror(code)), errno: code)
+        }
+        descriptor = opened
+        let audio = audioConfiguration.flatMap { config in
+            stream.audioSampleRate.map { (config: config, rate: $0, channels: stream.audioChannels ?? 2) }
+        }
+        audioSampleRate = audio?.rate
+        let video = Self.annexB(keyframe.decoderConfiguration.parameterSets)
+        var created: UnsafeMutablePointer<cavformat_mp4>?
+        cavformat_quiet()
+        let result = video.withUnsafeBufferPointer { videoBytes in
+            (audio?.config ?? []).withUnsafeBufferPointer { audioBytes in
+                cavformat_mp4_open(
+                    &created, opened, keyframe.codec == .h265 ? 1 : 0, Int32(stream.width), Int32(stream.height),
+                    videoBytes.baseAddress, Int32(videoBytes.count), Int32(audio?.rate ?? 0), Int32(audio?.channels ?? 0),
+                    audio == nil ? nil : audioBytes.baseAddress, Int32(audioBytes.count))
+            }
+        }
+        guard result >= 0, let created else {
+            let written = created?.pointee.write_errno ?? 0
+            Glibc.close(opened)
+            unlink(path)
+            throw SegmentError(path: path, action: "start", reason: Self.text(result), errno: written == 0 ? nil : written)
+        }
+        muxer = created
+        do {
+            try sync()
+            try write(keyframe)
+        } catch {
+            // Not one fragment: nothing worth keeping (and nothing the index would ever delete).
+            abandon()
+            unlink(path)
+            throw error
+        }
+    }
+
+    deinit {
+        if muxer != nil { abandon() }
+    }
+
+    var bytes: Int64 { muxer?.pointee.bytes ?? syncedBytes }
+    var hasAudio: Bool { audioSampleRate != nil }
+    /// Stream time since the segment's first keyframe, in milliseconds.
+    func elapsed(at dts: Int64) -> Int64 { dts - originDts }
+
+    /// Hands `packet` to the muxer. A video keyframe closes the fragment before it, which goes to
+    /// the disk and is synced here, before anything of the next one is written.
+    func write(_ packet: MediaPacket) throws(SegmentError) {
+        guard let muxer else { return }
+        let isVideo = packet.mediaKind == .video
+        guard isVideo || hasAudio else { return }
+        let stream = isVideo ? 0 : 1
+        var dts = packet.dts - originDts
+        var pts = packet.pts - originDts
+        var timescale: Int32 = 1000
+        if let rate = audioSampleRate, !isVideo {
+            // Sound from before the first picture has no place in this file.
+            guard dts >= 0 else { return }
+            let exact = dts * Int64(rate) / 1000
+            // On from the previous frame unless the clock says a frame or more went missing.
+            if let next = nextAudioTicks, abs(exact - next) < 1024 { dts = next } else { dts = exact }
+            pts = dts
+            nextAudioTicks = dts + 1024
+            timescale = Int32(rate)
+        }
+        // The muxer refuses a decode time that does not move on.
+        guard dts > lastDts[stream] else { return }
+        lastDts[stream] = dts
+        let data = isVideo ? Self.annexB(packet.units) : (packet.units.first ?? [])
+        let result = data.withUnsafeBufferPointer {
+            cavformat_mp4_write(muxer, Int32(stream), $0.baseAddress, Int32($0.count), pts, dts, timescale, packet.isKeyframe ? 1 : 0)
+        }
+        try check(result, action: "write")
+        if isVideo {
+            videoFrames += 1
+            // The opening keyframe ends no fragment; every later one ends the one before it.
+            if packet.isKeyframe {
+                try sync()
+                if videoFrames > 1 { completeFragments += 1 }
+            }
+        }
+    }
+
+    /// Writes the last fragment and closes the file.
+    func finish() throws(SegmentError) {
+        guard let muxer else { return }
+        let result = cavformat_mp4_finish(muxer)
+        do {
+            try check(result, action: "finish")
+            try sync()
+            completeFragments += 1
+        } catch {
+            abandon()
+            throw error
+        }
+        release()
+    }
+
+    /// Cuts the file back to its last complete fragment and closes it: what a full disk leaves
+    /// stays playable.
+    func abandon() {
+        guard muxer != nil else { return }
+        _ = ftruncate(descriptor, off_t(syncedBytes))
+        _ = fdatasync(descriptor)
+        release()
+    }
+
+    private func release() {
+        cavformat_mp4_free(muxer)
+        muxer = nil
+        Glibc.close(descriptor)
+    }
+
+    /// Everything the muxer gave out goes to the file and to the disk.
+    private func sync() throws(SegmentError) {
+        guard let muxer else { return }
+        try check(cavformat_mp4_flush(muxer), action: "write")
+        guard fdatasync(descriptor) == 0 else {
+            let code = errno
+            throw SegmentError(path: path, action: "sync", reason: String(cString: strerror(code)), errno: code)
+        }
+        syncedBytes = muxer.pointee.bytes
+    }
+
+    private func check(_ result: Int32, action: String) throws(SegmentError) {
+        guard result < 0 else { return }
+        let code = muxer?.pointee.write_errno ?? 0
+        throw SegmentError(
+            path: path, action: action, reason: code != 0 ? String(cString: strerror(code)) : Self.text(result),
+            errno: code != 0 ? code : nil)
+    }
+
+    private static func text(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 128)
+        cavformat_error_text(code, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// NAL units with four-byte start codes: the muxer turns them into length-prefixed samples
+    /// and its avcC/hvcC box itself.
+    static func annexB(_ units: [[UInt8]]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(units.reduce(0) { $0 + $1.count + 4 })
+        for unit in units {
+            bytes += [0, 0, 0, 1]
+            bytes += unit
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,227 @@
+import Logging
+import Media
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The recorder's state, on its output thread only: which segment is open, when to cut the
+/// next, the index and retention, and the pause a full disk causes.
+///
+/// Segments are cut at the first video keyframe at or after `segmentSeconds` of stream time (the
+/// monotonic capture clock, so a wall-clock step never cuts one short), and when the decoder
+/// configuration changes (a new file for new parameter sets). A write that fails (ENOSPC) closes
+/// the segment at its last complete fragment and pauses with one error line; at each later
+/// keyframe the recorder sweeps and looks at the free space again, and goes on by itself.
+/// `@unchecked Sendable`: handed to the output thread, which alone uses it until it is joined.
+final class SegmentRecorder: @unchecked Sendable {
+    private enum Phase {
+        case waitingForKeyframe
+        case recording(SegmentFile, startWall: Int)
+        case paused(reason: String)
+    }
+
+    /// A paused recorder starts again once this much is free (and `min_free_bytes`, if set).
+    static let resumeFreeBytes: Int64 = 4 << 20
+
+    private let settings: RecordingSettings
+    private let stream: RecordedStream
+    private let naming: SegmentNaming
+    private let retention: RetentionPolicy
+    private let clock: RecordingClock
+    private let logger: Logger
+    private let counters: RecordingCounters
+    private var index: RecordingIndex
+    private var phase = Phase.waitingForKeyframe
+    /// The AudioSpecificConfig of the latest sound, or one made from the configured format.
+    private var audioConfiguration: [UInt8]?
+
+    init(settings: RecordingSettings, stream: RecordedStream, clock: RecordingClock = RecordingClock(), logger: Logger, counters: RecordingCounters) {
+        self.settings = settings
+        self.stream = stream
+        naming = SegmentNaming(pattern: settings.namePattern)
+        retention = RetentionPolicy(
+            maxAgeSeconds: settings.maxAgeSeconds, maxBytes: settings.maxBytes, minFreeBytes: settings.minFreeBytes, naming: naming)
+        self.clock = clock
+        self.logger = logger
+        self.counters = counters
+        index = RecordingIndex(directory: settings.directory)
+        index.load()
+        audioConfiguration = stream.audioSampleRate.flatMap { rate in
+            AudioSpecificConfig.lowComplexity(sampleRate: rate, channels: stream.audioChannels ?? 2)
+        }
+    }
+
+    func handle(_ packet: MediaPacket) {
+        if packet.mediaKind == .audio, let config = packet.decoderConfiguration.parameterSets.first, !config.isEmpty {
+            audioConfiguration = config
+        }
+        if packet.mediaKind == .video, packet.isKeyframe {
+            atKeyframe(packet)
+            return
+        }
+        guard case .recording(let file, _) = phase else { return }
+        write(packet, to: file)
+    }
+
+    /// Closes the segment in progress (at the end of the run or of this output).
+    func finish() {
+        if case .recording(let file, let startWall) = phase, let error = close(file, startWall: startWall) {
+            logger.error("could not finish segment; it ends at its last complete fragment", metadata: ["error": "\(error)"])
+        }
+        phase = .waitingForKeyframe
+        sweep()
+    }
+
+    private func atKeyframe(_ keyframe: MediaPacket) {
+        switch phase {
+        case .recording(let file, let startWall):
+            let due = file.elapsed(at: keyframe.dts) >= Int64((settings.segmentSeconds * 1000).rounded())
+            guard due || file.decoderConfiguration != keyframe.decoderConfiguration else {
+                write(keyframe, to: file)
+                sweep(inProgress: file.bytes)
+                return
+            }
+            if let error = close(file, startWall: startWall) {
+                // Most likely the disk is full: pause rather than start a file that cannot be written.
+                pause(error)
+                return
+            }
+            start(at: keyframe)
+        case .waitingForKeyframe:
+            start(at: keyframe)
+        case .paused(let reason):
+            sweep()
+            let floor = max(Self.resumeFreeBytes, settings.minFreeBytes ?? 0)
+            // A folder that cannot be examined (removed meanwhile) is made again by the start.
+            guard (RetentionPolicy.freeBytes(in: settings.directory) ?? .max) >= floor else { return }
+            start(at: keyframe)
+            if case .recording = phase {
+                logger.notice("recording resumes", metadata: ["directory": "\(settings.directory)", "was": "\(reason)"])
+                counters.paused.store(false, ordering: .relaxed)
+            }
+        }
+    }
+
+    private func start(at keyframe: MediaPacket) {
+        sweep()
+        let wall = clock.wallSeconds()
+        let name = freshName(naming.name(at: wall))
+        let path = "\(settings.directory)/\(name)"
+        do {
+            try makeParentDirectories(of: name)
+            let file = try SegmentFile(path: path, keyframe: keyframe, stream: stream, audioConfiguration: audioConfiguration)
+            phase = .recording(file, startWall: wall)
+            counters.segmentsStarted.add(1, ordering: .relaxed)
+            counters.videoFrames.add(1, ordering: .relaxed)
+            counters.bytesWritten.add(Int(file.bytes), ordering: .relaxed)
+            logger.info("recording segment", metadata: ["path": "\(path)"])
+        } catch {
+            pause(error)
+        }
+    }
+
+    private func write(_ packet: MediaPacket, to file: SegmentFile) {
+        let before = file.bytes
+        do {
+            try file.write(packet)
+            counters.bytesWritten.add(Int(file.bytes - before), ordering: .relaxed)
+            if packet.mediaKind == .video { counters.videoFrames.add(1, ordering: .relaxed) }
+        } catch {
+            if case .recording(_, let startWall) = phase {
+                file.abandon()
+                remember(file, startWall: startWall)
+            }
+            pause(error)
+        }
+    }
+
+    /// Finishes `file` (or, failing that, cuts it back to its last complete fragment) and
+    /// lists it in the index; the error, if finishing failed.
+    private func close(_ file: SegmentFile, startWall: Int) -> SegmentError? {
+        var failure: SegmentError?
+        do {
+            try file.finish()
+        } catch {
+            failure = error
+        }
+        remember(file, startWall: startWall)
+        phase = .waitingForKeyframe
+        return failure
+    }
+
+    /// Puts a closed segment in the index (unless not one fragment of it reached the disk).
+    private func remember(_ file: SegmentFile, startWall: Int) {
+        let name = String(file.path.dropFirst(settings.directory.count + 1))
+        if file.completeFragments == 0 {
+            unlink(file.path)
+            return
+        }
+        index.append(.init(name: name, bytes: file.syncedBytes, wallEnd: clock.wallSeconds(), bootID: clock.bootID, bootEnd: clock.bootMilliseconds()))
+        saveIndex()
+    }
+
+    /// One error line per pause: a start that fails while paused stays quiet.
+    private func pause(_ error: SegmentError) {
+        if case .paused = phase {
+            phase = .paused(reason: error.reason)
+            return
+        }
+        phase = .paused(reason: error.reason)
+        counters.paused.store(true, ordering: .relaxed)
+        logger.error(
+            "recording paused; it resumes by itself when the disk has room again (the other outputs go on)",
+            metadata: ["directory": "\(settings.directory)", "error": "\(error)"])
+    }
+
+    private func sweep(inProgress: Int64 = 0) {
+        guard !retention.isEmpty else { return }
+        let directory = settings.directory
+        let deleted = retention.sweep(
+            &index, inProgressBytes: inProgress, clock: clock, freeBytes: { RetentionPolicy.freeBytes(in: directory) },
+            delete: { RetentionPolicy.deleteSegment($0, in: directory) })
+        guard !deleted.isEmpty else { return }
+        counters.filesDeleted.add(deleted.count, ordering: .relaxed)
+        logger.info("retention deleted old segments", metadata: ["count": "\(deleted.count)", "oldest": "\(deleted[0])"])
+        saveIndex()
+    }
+
+    private func saveIndex() {
+        do {
+            try index.save()
+        } catch {
+            // A full disk has said so once already (the pause); the list is saved at the next change.
+            guard error.errno != ENOSPC, error.errno != EDQUOT else { return }
+            logger.warning("could not save the recording index", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// A name no file has yet: a second segment in the same second is numbered.
+    private func freshName(_ name: String) -> String {
+        var candidate = name
+        var counter = 2
+        var info = stat()
+        while lstat("\(settings.directory)/\(candidate)", &info) == 0 {
+            candidate = SegmentNaming.numbered(name, counter)
+            counter += 1
+        }
+        return candidate
+    }
+
+    private func makeParentDirectories(of name: String) throws(SegmentError) {
+        do {
+            try RecordingOutput.makeDirectory(settings.directory)
+        } catch {
+            throw SegmentError(path: settings.directory, action: "create folder", reason: error.message, errno: error.errno)
+        }
+        var path = settings.directory
+        for part in name.split(separator: "/").dropLast() {
+            path += "/\(part)"
+            if mkdir(path, 0o755) != 0, errno != EEXIST {
+                let code = errno
+                throw SegmentError(path: path, action: "create folder", reason: String(cString: strerror(code)), errno: code)
+            }
+        }
+    }
+}

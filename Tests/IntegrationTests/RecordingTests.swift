@@ -1,0 +1,164 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Segmented MP4 recording (`outputs: - record:`), judged by ffprobe and ffmpeg: each segment
+/// starts with a keyframe, lasts its segment length to within one keyframe interval, carries the
+/// AAC track and decodes clean; consecutive segments lose and double no frame; a `kill -9` leaves
+/// a file that plays to its last fragment; retention deletes the oldest of its own files only.
+@Suite(.serialized, .enabled(if: Environment.rtmpIntegrationEnabled, Environment.rtmpSkipReason))
+struct RecordingTests {
+    static func config(_ directory: URL, _ recordKeys: String, extra: String = "", codec: String = "h264") throws -> URL {
+        let file = directory.appendingPathComponent("camcast.yaml")
+        try """
+            encoder:
+              codec: \(codec)
+            outputs:
+              - record: \(directory.appendingPathComponent("rec").path)
+            \(recordKeys)
+            \(extra)
+            """.write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    @Test(arguments: ["h264", "h265"])
+    func segmentsAreWholeAndContinuous(_ codec: String) throws {
+        let dir = try Project.scratchDirectory("record-\(codec)")
+        let whole = dir.appendingPathComponent("whole.\(codec)")
+        let config = try Self.config(dir, "    segment_seconds: 2", extra: "  - path: \(whole.path)", codec: codec)
+        let result = try ProcessRunner.run(
+            Project.camcastBinary.path,
+            ["run", "--config", config.path, "--source", "testpattern", "--size", "320x240", "--fps", "30",
+             "--keyint-seconds", "1", "--bitrate", "500", "--duration", "9"],
+            timeout: 90)
+        #expect(result.status == 0, "\(result.stderr)")
+        let segments = RecordingProbe.segments(in: dir.appendingPathComponent("rec"))
+        #expect(segments.count >= 4, "\(segments.map(\.lastPathComponent))")
+        var frames = 0
+        for (number, segment) in segments.enumerated() {
+            let probe = try RecordingProbe.probe(segment)
+            let name = segment.lastPathComponent
+            #expect(probe.videoCodec == (codec == "h264" ? "h264" : "hevc"), "\(name)")
+            #expect(probe.audioCodec == "aac", "\(name): no AAC track")
+            #expect(probe.videoPackets.first?.isKeyframe == true, "\(name) must start with a keyframe")
+            // Sound and pictures start together (within one AAC frame, 21 ms, and a millisecond).
+            if let video = probe.videoStart, let audio = probe.audioStart {
+                #expect(abs(audio - video) <= 0.025, "\(name): video starts at \(video) s, audio at \(audio) s")
+            }
+            if number < segments.count - 1 {
+                // Cut at the first keyframe at or after 2 s; keyframes come every second. A loaded
+                // machine may skip frames at the source: the longest gap counts toward the span.
+                let dts = probe.videoPackets.map(\.dtsSeconds)
+                let longestGap = zip(dts, dts.dropFirst()).map { $1 - $0 }.max() ?? 0
+                #expect(probe.videoSeconds + longestGap >= 1.95, "\(name): \(probe.videoSeconds) s, longest gap \(longestGap) s")
+                #expect(probe.videoSeconds <= 3.05, "\(name): \(probe.videoSeconds) s")
+            }
+            #expect(try ProbedVideo.decodeErrors(segment) == "", "\(name)")
+            #expect(probe.decodedFrames == probe.videoPackets.count, "\(name)")
+            frames += probe.decodedFrames
+        }
+        // Every picture of the run is in exactly one segment: the same count as the raw file.
+        let reference = try ProbedVideo.probe(whole).decodedFrames
+        #expect(reference > 120, "\(reference) frames in 9 s")
+        #expect(frames == reference, "segments hold \(frames) frames, the raw stream \(reference)")
+    }
+
+    @Test func killNineMidSegmentLeavesAFileThatPlaysToItsLastFragment() throws {
+        let dir = try Project.scratchDirectory("record-kill")
+        let config = try Self.config(dir, "    segment_seconds: 60")
+        let camcast = try Daemon.start(
+            ["run", "--config", config.path, "--source", "testpattern", "--size", "320x240", "--fps", "30",
+             "--keyint-seconds", "1", "--bitrate", "500"])
+        defer { camcast.signal(SIGKILL) }
+        #expect(Daemon.waitForLog(camcast, "recording segment", timeout: 30), "\(camcast.stderrSoFar)")
+        let segment = try #require(RecordingProbe.segments(in: dir.appendingPathComponent("rec")).first)
+        // Three fragments on the disk (about 62 kB a second), then the middle of the fourth.
+        #expect(RecordingProbe.waitUntil(timeout: 30) { RecordingProbe.size(segment) > 180_000 })
+        usleep(500_000)
+        camcast.signal(SIGKILL)
+        _ = try camcast.wait(timeout: 10)
+        let probe = try RecordingProbe.probe(segment)
+        #expect(try ProbedVideo.decodeErrors(segment) == "")
+        #expect(probe.decodedFrames >= 80, "\(probe.decodedFrames) frames")
+        #expect(probe.decodedFrames == probe.videoPackets.count)
+        // Whole fragments only: the last keyframe interval is complete, the file ends in the last
+        // frame interval before the next keyframe was due (a loaded machine may skip a frame at
+        // the source, so intervals are counted in time, not in frames).
+        let keyframes = probe.videoPackets.filter(\.isKeyframe).map(\.dtsSeconds)
+        let last = try #require(probe.videoPackets.last?.dtsSeconds)
+        #expect(keyframes.count >= 3)
+        if keyframes.count >= 2, let lastKeyframe = keyframes.last {
+            let interval = keyframes[1] - keyframes[0]
+            #expect(last >= lastKeyframe + interval - 0.1, "ends at \(last) s; keyframes at \(keyframes)")
+        }
+    }
+
+    @Test func retentionDeletesTheOldestOfItsOwnFilesOnly() throws {
+        let dir = try Project.scratchDirectory("record-retention")
+        let folder = dir.appendingPathComponent("rec")
+        let today = folder.appendingPathComponent("2020-01-01")
+        try FileManager.default.createDirectory(at: today, withIntermediateDirectories: true)
+        // A user's files: one with a name the pattern could make, one without.
+        let foreign = [today.appendingPathComponent("00-00-00+0000.mp4"), folder.appendingPathComponent("holiday.mp4")]
+        for file in foreign { try Data(repeating: 7, count: 100_000).write(to: file) }
+        let maxBytes = 300_000
+        let config = try Self.config(dir, "    segment_seconds: 1\n    max_bytes: \(maxBytes)")
+        let result = try ProcessRunner.run(
+            Project.camcastBinary.path,
+            ["run", "--config", config.path, "--source", "testpattern", "--size", "320x240", "--fps", "30",
+             "--keyint-seconds", "1", "--bitrate", "500", "--duration", "12"],
+            timeout: 90)
+        #expect(result.status == 0, "\(result.stderr)")
+        for file in foreign { #expect(FileManager.default.fileExists(atPath: file.path), "\(file.lastPathComponent) was deleted") }
+        let written = result.stderr.split(separator: "\n").filter { $0.contains("recording segment") }.compactMap {
+            $0.split(separator: " ").first { $0.hasPrefix("path=") }.map { String($0.dropFirst(5)) }
+        }
+        #expect(written.count >= 10, "\(written)")
+        let kept = written.filter { FileManager.default.fileExists(atPath: $0) }
+        // The newest are kept, the oldest went first: what is left is a tail of what was written.
+        #expect(!kept.isEmpty && kept.count < written.count)
+        #expect(kept == Array(written.suffix(kept.count)), "kept \(kept) of \(written)")
+        let total = kept.reduce(0) { $0 + RecordingProbe.size(URL(fileURLWithPath: $1)) }
+        #expect(total <= maxBytes, "\(total) bytes kept")
+        for file in kept { #expect(try ProbedVideo.decodeErrors(URL(fileURLWithPath: file)) == "") }
+    }
+
+    @Test func recordFlagAloneRecordsWithTheDefaults() throws {
+        let dir = try Project.scratchDirectory("record-flag")
+        let folder = dir.appendingPathComponent("rec")
+        let result = try ProcessRunner.run(
+            Project.camcastBinary.path,
+            ["run", "--source", "testpattern", "--size", "320x240", "--duration", "3", "--record", folder.path], timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        let segments = RecordingProbe.segments(in: folder)
+        #expect(segments.count == 1, "\(segments)")
+        // Named by the default pattern: a day folder, the local time and its offset.
+        let name = try #require(segments.first).path.dropFirst(folder.path.count + 1)
+        #expect(name.range(of: #"^\d{4}-\d{2}-\d{2}/\d{2}-\d{2}-\d{2}[+-]\d{4}\.mp4$"#, options: .regularExpression) != nil, "\(name)")
+        for segment in segments { #expect(try ProbedVideo.decodeErrors(segment) == "") }
+    }
+
+    @Test func aReloadAppliesNewSegmentSettings() throws {
+        let dir = try Project.scratchDirectory("record-reload")
+        let config = try Self.config(dir, "    segment_seconds: 60")
+        let camcast = try Daemon.start(
+            ["run", "--config", config.path, "--source", "testpattern", "--size", "320x240", "--fps", "30", "--keyint-seconds", "1"])
+        defer { camcast.signal(SIGKILL) }
+        #expect(Daemon.waitForLog(camcast, "recording segment", timeout: 30), "\(camcast.stderrSoFar)")
+        _ = try Self.config(dir, "    segment_seconds: 1")
+        camcast.signal(SIGHUP)
+        #expect(Daemon.waitForLog(camcast, "reload applied: opened record", timeout: 20), "\(camcast.stderrSoFar)")
+        #expect(Daemon.waitForLog(camcast, "recording segment", occurrences: 4, timeout: 30), "\(camcast.stderrSoFar)")
+        camcast.signal(SIGTERM)
+        let result = try camcast.wait(timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        let segments = RecordingProbe.segments(in: dir.appendingPathComponent("rec"))
+        #expect(segments.count >= 4, "\(segments.map(\.lastPathComponent))")
+        // After the reload, segments of about a second (one keyframe interval more at most).
+        for segment in segments.dropFirst().dropLast() {
+            let probe = try RecordingProbe.probe(segment)
+            #expect((0.95...2.05).contains(probe.videoSeconds), "\(segment.lastPathComponent): \(probe.videoSeconds) s")
+        }
+        for segment in segments { #expect(try ProbedVideo.decodeErrors(segment) == "", "\(segment.lastPathComponent)") }
+    }
+}
