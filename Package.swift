@@ -33,6 +33,8 @@ let package = Package(
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSWResample", pkgConfig: "libswresample", providers: [.apt(["libswresample-dev"])]),
         .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
+        // FreeType rasterises the overlay's glyphs (the clock and text burned into the picture).
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
 
         // Pure value types shared by the stages: frames, pixel formats, timestamps.
         .target(name: "Media"),
@@ -40,6 +42,8 @@ let package = Package(
         .target(
             name: "Capture",
             dependencies: ["Media", "CV4L2", "CTurboJPEG", .product(name: "Logging", package: "swift-log")]),
+        // Filter between stage 1 and stage 2: text and a clock burned into each picture, in place.
+        .target(name: "Overlay", dependencies: ["Media", "CFreeType", .product(name: "Logging", package: "swift-log")]),
         // Stage 1, sound: where PCM comes from (silence, a looped WAV file, an ALSA capture device).
         .target(
             name: "AudioCapture",
@@ -73,7 +77,7 @@ let package = Package(
             name: "CamcastDaemon",
             dependencies: [
                 "Media", "Capture", "Encoder", "FLV", "RTMPAddress", "RTMP", "Outputs", "Config", "AudioCapture", "AudioEncoder",
-                .product(name: "Logging", package: "swift-log"),
+                "Overlay", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -105,6 +109,7 @@ let package = Package(
         .testTarget(
             name: "AudioEncoderTests",
             dependencies: ["AudioEncoder", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "OverlayTests", dependencies: ["Overlay", "Media"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Media", "TestSupport"]),
         // Daemon and output logic apart from processes: the RTMP output over a fake publisher,
         // reconnect schedule, send queue, dead-peer detection, reload plans, sd_notify datagrams,
