@@ -3,6 +3,7 @@ import Encoder
 import FLV
 import Logging
 import Media
+import Overlay
 import ServiceLifecycle
 import Synchronization
 
@@ -114,6 +115,16 @@ public struct Pipeline: Service {
         let duration = settings.durationSeconds.map { Int64($0 * 1e9) - halfInterval }
         let firstFrame = Mutex<MonotonicTime?>(nil)
         let stall = DebugCaptureStall.fromEnvironment()
+        // The filter between the source and the encoder (text and a clock on the picture); a
+        // reload replaces its settings in place. The font was checked when the settings were made.
+        let overlay: OverlayStage
+        do {
+            overlay = try OverlayStage(settings: settings.overlay, logger: logger)
+        } catch {
+            throw PipelineError.sourceFailed("overlay: \(error)")
+        }
+        stages.overlay.withLock { $0 = overlay }
+        let wallClockLogged = Atomic<Bool>(false)
         let deliver: @Sendable (VideoFrame) -> Void = { frame in
             stall?.waitWhileStalled()
             if let duration {
@@ -128,8 +139,9 @@ public struct Pipeline: Service {
             }
             guard !stop.hasFired else { return }
             counters.framesCaptured.add(1, ordering: .relaxed)
+            if !wallClockLogged.exchange(true, ordering: .relaxed) { Self.logFirstCapture(frame, logger: logger) }
             do {
-                try stages.encode(frame)
+                try overlay.filter(frame) { (filtered) throws(EncoderError) in try stages.encode(filtered) }
             } catch {
                 stop.fire(.failed(.encoderFailed("\(error)")))
             }
