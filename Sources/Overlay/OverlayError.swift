@@ -9,7 +9,7 @@ public enum OverlayError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .font(let path, let reason): "font \(path): \(reason)"
+        case .font(let path, let reason): "\(path): \(reason)"
         case .fontSize(let path, let height): "font \(path) cannot be drawn \(height) pixels high"
         case .library(let code): "FreeType could not start (error \(code))"
         }
