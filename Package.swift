@@ -41,7 +41,7 @@ let package = Package(
         // Stage 1: where frames come from (test pattern; V4L2 devices, MJPEG decoded with libturbojpeg).
         .target(
             name: "Capture",
-            dependencies: ["Media", "CV4L2", "CTurboJPEG", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["Media", "CV4L2", "CTurboJPEG", "Overlay", .product(name: "Logging", package: "swift-log")]),
         // Filter between stage 1 and stage 2: text and a clock burned into each picture, in place.
         .target(name: "Overlay", dependencies: ["Media", "CFreeType", .product(name: "Logging", package: "swift-log")]),
         // Stage 1, sound: where PCM comes from (silence, a looped WAV file, an ALSA capture device).
@@ -102,7 +102,7 @@ let package = Package(
             exclude: ["Corpus"]),
         .testTarget(
             name: "CaptureTests",
-            dependencies: ["Capture", "Encoder", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["Capture", "Encoder", "Media", "Overlay", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "AudioCaptureTests",
             dependencies: ["AudioCapture", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),

@@ -1,3 +1,4 @@
+import Capture
 import Config
 import Overlay
 
@@ -20,6 +21,28 @@ extension SettingsResolver {
             return nil
         }
         return settings
+    }
+
+    /// A camera source with the operator's slate (`overlay.slate_text`, `overlay.slate_image`): the
+    /// picture is decoded and the font opened now, so a bad one is a configuration error. Other
+    /// sources have no slate: a file or a test pattern does not go away.
+    static func withSlate(_ config: CamcastConfig.OverlayConfig, _ source: RunSettings.Source, problem: (String, String) -> Void) -> RunSettings.Source {
+        guard config.slateText != nil || config.slateImage != nil, case .device(var device) = source else { return source }
+        let slate = SlateSettings(text: config.slateText ?? "", imagePath: config.slateImage, fontPath: config.font)
+        if let path = slate.imagePath, case .failure(let error) = SlateImage.load(path: path) {
+            problem("overlay.slate_image", error.description)
+            return source
+        }
+        if !slate.text.isEmpty {
+            do {
+                try OverlayStage.validate(OverlaySettings(items: [OverlayItem(text: "slate")], fontPath: slate.fontPath))
+            } catch {
+                problem("overlay.font", error.description)
+                return source
+            }
+        }
+        device.slate = slate
+        return .device(device)
     }
 
     private static func colour(_ colour: CamcastConfig.OverlayConfig.Colour) -> OverlayColour {

@@ -147,6 +147,7 @@ enum SettingsResolver {
 
         let audio = audioSettings(config.audio, problem: problem)
         let overlay = overlaySettings(config.overlay, problem: problem)
+        source = withSlate(config.overlay, source, problem: problem)
         guard problems.isEmpty else { throw ConfigError(problems: problems) }
         var settings = RunSettings(source: source, encoder: encoder, outputs: outputs, durationSeconds: durationSeconds)
         settings.sendQueueMilliseconds = Int64(config.queue.maxSeconds * 1000)

@@ -5,7 +5,7 @@ internal import Yams
 
 /// `overlay:` — a map with `font`, `clock_unset_text` and `items`, a list of maps (one per text).
 extension ConfigDecoder {
-    static let overlayKeys = ["items", "font", "clock_unset_text"]
+    static let overlayKeys = ["items", "font", "clock_unset_text", "slate_text", "slate_image"]
     static let overlayItemKeys = ["text", "position", "margin", "height", "colour", "outline", "box", "box_alpha"]
 
     mutating func decodeOverlay(_ node: Node) {
@@ -22,12 +22,22 @@ extension ConfigDecoder {
             switch key {
             case "items":
                 decodeOverlayItems(value)
-            case "font", "clock_unset_text":
-                guard let text = scalarText(value, keyPath: keyPath, expected: key == "font" ? "a font file's path" : "text") else { continue }
+            case "font", "clock_unset_text", "slate_text", "slate_image":
+                let isPath = key == "font" || key == "slate_image"
+                guard let text = scalarText(value, keyPath: keyPath, expected: isPath ? "a file's path" : "text") else { continue }
                 given[keyPath] = location(of: value)
-                if key == "font" {
+                switch key {
+                case "font":
                     if let problem = Self.fontProblem(text) { report(keyPath, at: location(of: value), problem) } else { config.overlay.font = text }
-                } else {
+                case "slate_image":
+                    if let problem = Self.fileProblem(text, example: "/etc/camcast/offline.jpg") {
+                        report(keyPath, at: location(of: value), problem)
+                    } else {
+                        config.overlay.slateImage = text
+                    }
+                case "slate_text":
+                    config.overlay.slateText = text
+                default:
                     config.overlay.clockUnsetText = text
                 }
             default:
@@ -39,10 +49,18 @@ extension ConfigDecoder {
     /// Why `path` cannot be the font, as far as a path tells (FreeType checks the file itself when
     /// the daemon starts: a file that is not a font is a configuration error there).
     static func fontProblem(_ path: String) -> String? {
-        guard path.hasPrefix("/") else {
-            return "\(ValueText.quoted(path)) is not an absolute path (expected a font file such as \(CamcastConfig.OverlayConfig.defaultFont))"
+        if let problem = fileProblem(path, example: CamcastConfig.OverlayConfig.defaultFont) {
+            return access(path, F_OK) == 0 || !path.hasPrefix("/") ? problem : problem + " (install fonts-dejavu-core for the default font)"
         }
-        guard access(path, F_OK) == 0 else { return "\(path): no such file (install fonts-dejavu-core for the default font)" }
+        return nil
+    }
+
+    /// Why `path` cannot be read as a file, or nil.
+    static func fileProblem(_ path: String, example: String) -> String? {
+        guard path.hasPrefix("/") else {
+            return "\(ValueText.quoted(path)) is not an absolute path (expected a file such as \(example))"
+        }
+        guard access(path, F_OK) == 0 else { return "\(path): no such file" }
         guard access(path, R_OK) == 0 else { return "\(path): cannot be read (check its permissions)" }
         return nil
     }

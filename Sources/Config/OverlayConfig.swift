@@ -11,6 +11,11 @@ extension CamcastConfig {
         /// `overlay.clock_unset_text`: shown in place of the strftime fields while the system's
         /// clock is not set yet (no RTC, NTP not synchronised).
         public var clockUnsetText = "--:--:--"
+        /// `overlay.slate_text`: shown (centred, in `font`) while the camera is gone and no good
+        /// frame of it is at hand; `\n` starts a new line. Nil keeps the plain slate.
+        public var slateText: String?
+        /// `overlay.slate_image`: a JPEG shown behind the slate's text, stretched to the stream's size.
+        public var slateImage: String?
 
         public init() {}
 

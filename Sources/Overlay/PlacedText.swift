@@ -15,6 +15,17 @@ struct PlacedText {
     let height: Int
     let components: [ComponentLayer]
 
+    /// A layer covering the whole frame from its top-left corner (the slate's background).
+    init?(layer: TextLayer, format: PixelFormat, frameWidth: Int, frameHeight: Int) {
+        guard let formatComponents = PixelComponent.of(format) else { return nil }
+        text = ""
+        self.format = format
+        self.frameWidth = frameWidth
+        self.frameHeight = frameHeight
+        (x, y, width, height) = (0, 0, layer.width, layer.height)
+        components = formatComponents.map { ComponentLayer(layer, component: $0) }
+    }
+
     init?(text: String, item: OverlayItem, font: FontFace, format: PixelFormat, frameWidth: Int, frameHeight: Int) {
         guard let formatComponents = PixelComponent.of(format) else { return nil }
         let layer = TextLayer(text: text, style: item, font: font)

@@ -6,7 +6,8 @@ struct TextLayer {
     let width: Int
     let height: Int
     /// R, G, B, A per pixel.
-    private(set) var pixels: [UInt8]
+    /// Written only by this type's initialisers (the text's, and the slate's in TextLayer+Picture).
+    internal(set) var pixels: [UInt8]
 
     init(text: String, style: OverlayItem, font: FontFace) {
         let scalars = Array(text.unicodeScalars)
