@@ -19,6 +19,17 @@ extension Pipeline {
             metadata: ["wall_clock_unix_ms": "\(captured / 1_000_000)", "monotonic_ns": "\(frame.timestamp.nanoseconds)"])
     }
 
+    /// The stop summary's overlay line: frames drawn on and the CPU time it took, per frame.
+    static func logOverlayCost(_ stages: PipelineStages, logger: Logger) {
+        guard let cost = stages.overlay.withLock({ $0 })?.cost, cost.frames > 0 else { return }
+        logger.info(
+            "overlay",
+            metadata: [
+                "frames": "\(cost.frames)", "cpu_ms": "\(cost.cpuNanoseconds / 1_000_000)",
+                "us_per_frame": "\(cost.cpuNanoseconds / cost.frames / 1000)",
+            ])
+    }
+
     /// A reload's overlay change: the new settings are drawn from the next frame on, no keyframe.
     func applyOverlayChange(_ new: OverlaySettings?, to stages: PipelineStages, running: inout RunSettings, outcome: inout ReloadOutcome) {
         guard new != running.overlay, let stage = stages.overlay.withLock({ $0 }) else { return }

@@ -203,6 +203,7 @@ public struct Pipeline: Service {
                 "driver_dropped": "\(finalSource?.driverDroppedFrames ?? 0)", "dropped": "\(delivery.droppedFrames)",
                 "discarded": "\(delivery.discardedFrames)", "reconnects": "\(delivery.reconnects)",
             ].merging(audio.map { Self.audioSummary($0, late: interleaver?.latePackets ?? 0) } ?? [:]) { $1 })
+        Self.logOverlayCost(stages, logger: logger)
         if let summary = latency?.summary() {
             logger.info("latency", metadata: summary.metadata.mapValues { .string($0) })
         }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import Media
 import Synchronization
@@ -13,6 +16,10 @@ public final class OverlayStage: Sendable {
     private let renderer: Mutex<OverlayRenderer?>
     private let logger: Logger?
     private let copiedReadOnly = Atomic<Bool>(false)
+    /// Frames drawn on, and the capture thread's CPU time spent drawing and restoring them (the
+    /// stop summary's `overlay` line and scripts/bench-overlay read it).
+    private let framesDrawn = Atomic<Int>(0)
+    private let drawingNanoseconds = Atomic<Int>(0)
 
     /// Checks the font and sets up every item; nil settings or no items pass frames through.
     public init(settings: OverlaySettings?, logger: Logger? = nil) throws(OverlayError) {
@@ -35,6 +42,17 @@ public final class OverlayStage: Sendable {
 
     public var settings: OverlaySettings? { renderer.withLock { $0?.settings } }
 
+    /// Frames drawn on so far and the CPU time drawing took (blending, layout, putting bytes back).
+    public var cost: (frames: Int, cpuNanoseconds: Int) {
+        (framesDrawn.load(ordering: .relaxed), drawingNanoseconds.load(ordering: .relaxed))
+    }
+
+    private static func threadCPUNanoseconds() -> Int {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return time.tv_sec * 1_000_000_000 + time.tv_nsec
+    }
+
     /// Draws the overlay onto `frame`, calls `next` with it (the encoder), then restores the
     /// frame's bytes. The overlay's own lock is held only while blending, not across `next`.
     public func filter<R, E: Error>(_ frame: VideoFrame, then next: (VideoFrame) throws(E) -> R) throws(E) -> R {
@@ -47,11 +65,18 @@ public final class OverlayStage: Sendable {
             }
             // What was overwritten is kept apart from the renderer: a reload may replace the
             // renderer during `next`, and the bytes must still go back.
+            let start = Self.threadCPUNanoseconds()
             let saved = renderer.withLock { renderer in
                 renderer?.blend(into: base, byteCount: bytes.count, frame: frame, wallSeconds: wall)
             }
+            let drawn = Self.threadCPUNanoseconds()
             let result = Result { () throws(E) in try next(frame) }
+            let restoring = Self.threadCPUNanoseconds()
             saved?.restore(into: base)
+            if saved != nil {
+                framesDrawn.add(1, ordering: .relaxed)
+                drawingNanoseconds.add(drawn - start + Self.threadCPUNanoseconds() - restoring, ordering: .relaxed)
+            }
             return result
         }
         if let inPlace { return try inPlace.get() }
