@@ -36,13 +36,17 @@ let package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         // Segmented recording: libavformat's mov muxer writing fragmented MP4.
         .systemLibrary(name: "CAVFormat", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev"])]),
+        // FreeType rasterises the overlay's glyphs (the clock and text burned into the picture).
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
 
         // Pure value types shared by the stages: frames, pixel formats, timestamps.
         .target(name: "Media"),
         // Stage 1: where frames come from (test pattern; V4L2 devices, MJPEG decoded with libturbojpeg).
         .target(
             name: "Capture",
-            dependencies: ["Media", "CV4L2", "CTurboJPEG", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["Media", "CV4L2", "CTurboJPEG", "Overlay", .product(name: "Logging", package: "swift-log")]),
+        // Filter between stage 1 and stage 2: text and a clock burned into each picture, in place.
+        .target(name: "Overlay", dependencies: ["Media", "CFreeType", .product(name: "Logging", package: "swift-log")]),
         // Stage 1, sound: where PCM comes from (silence, a looped WAV file, an ALSA capture device).
         .target(
             name: "AudioCapture",
@@ -81,7 +85,7 @@ let package = Package(
             name: "CamcastDaemon",
             dependencies: [
                 "Media", "Capture", "Encoder", "FLV", "RTMPAddress", "RTMP", "Outputs", "Recording", "Config", "AudioCapture",
-                "AudioEncoder", .product(name: "Logging", package: "swift-log"),
+                "AudioEncoder", "Overlay", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -108,7 +112,7 @@ let package = Package(
             exclude: ["Corpus"]),
         .testTarget(
             name: "CaptureTests",
-            dependencies: ["Capture", "Encoder", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["Capture", "Encoder", "Media", "Overlay", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "AudioCaptureTests",
             dependencies: ["AudioCapture", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
@@ -116,6 +120,7 @@ let package = Package(
             name: "AudioEncoderTests",
             dependencies: ["AudioEncoder", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "OverlayTests", dependencies: ["Overlay", "Media"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Media", "TestSupport"]),
         // Daemon and output logic apart from processes: the RTMP output over a fake publisher,
         // reconnect schedule, send queue, dead-peer detection, reload plans, sd_notify datagrams,

@@ -41,6 +41,7 @@ extension Pipeline {
                 outcome.failures.append("audio \(audio): \(error)")
             }
         }
+        applyOverlayChange(new.overlay, to: stages, running: &running, outcome: &outcome)
         if !plan.outputsToClose.isEmpty || !plan.outputsToOpen.isEmpty {
             replaceOutputs(plan, new: new, stages: stages, running: &running, outcome: &outcome)
         }

@@ -3,6 +3,7 @@ import Encoder
 import FLV
 import Logging
 import Media
+import Overlay
 import Recording
 import ServiceLifecycle
 import Synchronization
@@ -115,6 +116,16 @@ public struct Pipeline: Service {
         let duration = settings.durationSeconds.map { Int64($0 * 1e9) - halfInterval }
         let firstFrame = Mutex<MonotonicTime?>(nil)
         let stall = DebugCaptureStall.fromEnvironment()
+        // The filter between the source and the encoder (text and a clock on the picture); a
+        // reload replaces its settings in place. The font was checked when the settings were made.
+        let overlay: OverlayStage
+        do {
+            overlay = try OverlayStage(settings: settings.overlay, logger: logger)
+        } catch {
+            throw PipelineError.sourceFailed("overlay: \(error)")
+        }
+        stages.overlay.withLock { $0 = overlay }
+        let wallClockLogged = Atomic<Bool>(false)
         let deliver: @Sendable (VideoFrame) -> Void = { frame in
             stall?.waitWhileStalled()
             if let duration {
@@ -129,8 +140,9 @@ public struct Pipeline: Service {
             }
             guard !stop.hasFired else { return }
             counters.framesCaptured.add(1, ordering: .relaxed)
+            if !wallClockLogged.exchange(true, ordering: .relaxed) { Self.logFirstCapture(frame, logger: logger) }
             do {
-                try stages.encode(frame)
+                try overlay.filter(frame) { (filtered) throws(EncoderError) in try stages.encode(filtered) }
             } catch {
                 stop.fire(.failed(.encoderFailed("\(error)")))
             }
@@ -192,6 +204,7 @@ public struct Pipeline: Service {
                 "driver_dropped": "\(finalSource?.driverDroppedFrames ?? 0)", "dropped": "\(delivery.droppedFrames)",
                 "discarded": "\(delivery.discardedFrames)", "reconnects": "\(delivery.reconnects)",
             ].merging(audio.map { Self.audioSummary($0, late: interleaver?.latePackets ?? 0) } ?? [:]) { $1 })
+        Self.logOverlayCost(stages, logger: logger)
         if let summary = latency?.summary() {
             logger.info("latency", metadata: summary.metadata.mapValues { .string($0) })
         }

@@ -2,6 +2,7 @@ import Capture
 import Encoder
 import Logging
 import Media
+import Overlay
 import Synchronization
 
 /// The running stages of one pipeline, as a reload sees them: which ones can be swapped while the
@@ -38,6 +39,8 @@ final class PipelineStages: Sendable {
     let source: Mutex<(any FrameSource)?>
     /// The sound (nil for `audio.source: none`); a reload replaces its source in place.
     let audio = Mutex<AudioStage?>(nil)
+    /// The overlay filter the capture thread hands every frame through; a reload changes its settings.
+    let overlay = Mutex<OverlayStage?>(nil)
     /// Running, reloading (one reload at a time) or closed. No lock is held across a reload's
     /// drains and connects: teardown marks the stages closed at once, and a reload that is still
     /// under way then finishes what it opened itself instead of adding it (issue 14 #6).

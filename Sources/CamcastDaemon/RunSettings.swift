@@ -1,6 +1,7 @@
 import Capture
 import Encoder
 import Media
+import Overlay
 import RTMP
 
 /// Everything one `camcast run` needs, resolved from flags and the config file and validated.
@@ -57,6 +58,8 @@ public struct RunSettings: Sendable {
     public var statusIntervalSeconds: Double = 30
     /// The sound beside the video; nil sends video only (config `audio.source: none`).
     public var audio: AudioSettings?
+    /// Text and a clock burned into the picture between the source and the encoder; nil for none.
+    public var overlay: OverlaySettings?
 
     public init(source: Source, encoder: EncoderSettings, outputs: [OutputTarget], durationSeconds: Double? = nil) {
         self.source = source

@@ -149,6 +149,8 @@ enum SettingsResolver {
         }
 
         let audio = audioSettings(config.audio, problem: problem)
+        let overlay = overlaySettings(config.overlay, problem: problem)
+        source = withSlate(config.overlay, source, problem: problem)
         guard problems.isEmpty else { throw ConfigError(problems: problems) }
         var settings = RunSettings(source: source, encoder: encoder, outputs: outputs, durationSeconds: durationSeconds)
         settings.sendQueueMilliseconds = Int64(config.queue.maxSeconds * 1000)
@@ -162,6 +164,7 @@ enum SettingsResolver {
         settings.statusIntervalSeconds = config.status.intervalSeconds
         settings.adaptiveBitrateFloorKbps = config.encoder.adaptiveBitrate ? config.encoder.effectiveMinBitrateKbps : nil
         settings.audio = audio
+        settings.overlay = overlay
         var warnings = warnings
         if audio != nil, source.pace == .fast {
             // The sound is paced by the clock; a clip played flat out would leave it behind.

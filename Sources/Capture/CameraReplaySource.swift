@@ -192,7 +192,7 @@ public final class CameraReplaySource: FrameSource {
                             planes: layout.planes, bytes: picture, timestamp: due, sequence: slot))
                 } else if let frame = mapped {
                     // Lent for this delivery only, as the V4L2 path lends a driver's buffer.
-                    let lent = BorrowedPixels(frame.bytes)
+                    let lent = BorrowedPixels(frame.bytes, writable: frame.isWritable)
                     deliver(
                         VideoFrame(
                             width: layout.width, height: layout.height, pixelFormat: layout.pixelFormat,

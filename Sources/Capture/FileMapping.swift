@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// A span of a regular file mapped read-only into memory: how a raw replay hands a frame to the
+/// A span of a regular file mapped privately into memory: how a raw replay hands a frame to the
 /// encoder without reading (copying) it first, as a camera hands over its mapped buffer. The
 /// owner unmaps it with `unmap()` once the frame's delivery is over; one frame at a time is mapped,
 /// so the file's pages never pile up in the process's memory. While mapped, a file cut shorter
@@ -12,6 +12,9 @@ struct FileMapping {
     private let mappedLength: Int
     /// The span asked for (it starts inside the first mapped page).
     let bytes: UnsafeRawBufferPointer
+    /// Whether a filter may write into the bytes (the overlay): the mapping is private, so a write
+    /// copies only the page it touches, and the file is never changed.
+    let isWritable: Bool
     private let guardSlot: Int
 
     /// Maps `count` bytes at `offset` of `descriptor`; nil if mmap refuses (the caller reads instead).
@@ -28,6 +31,9 @@ struct FileMapping {
             return nil
         }
         guardSlot = slot
+        // Writable only after MAP_POPULATE has mapped the pages for reading: populating a writable
+        // private mapping would copy every page up front, the whole frame.
+        isWritable = mprotect(address, lead + count, PROT_READ | PROT_WRITE) == 0
         start = address
         mappedLength = lead + count
         bytes = UnsafeRawBufferPointer(start: address + lead, count: count)

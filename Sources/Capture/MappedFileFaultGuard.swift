@@ -72,7 +72,7 @@ private func handleBusError(_ signal: Int32, _ info: UnsafeMutablePointer<siginf
         guard start != 0, address >= start, address < end else { continue }
         // mmap is a plain system call here: safe in a handler in practice on Linux.
         let zeros = mmap(
-            UnsafeMutableRawPointer(bitPattern: start), Int(end - start), PROT_READ,
+            UnsafeMutableRawPointer(bitPattern: start), Int(end - start), PROT_READ | PROT_WRITE,
             MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0)
         if zeros != MAP_FAILED {
             ranges.faulted[slot].store(true, ordering: .releasing)

@@ -86,7 +86,9 @@ extension V4L2CaptureLoop {
             // The previous frame's buffer goes back first, so that while this one is encoded the
             // driver has every other buffer to fill.
             try releaseHeldBuffer(to: stream)
-            let lent = BorrowedPixels(bytes)
+            // Mapped read-write (CV4L2's mmap), and the driver refills it once it is queued again:
+            // the overlay may draw on it in place.
+            let lent = BorrowedPixels(bytes, writable: true)
             liveFrameComing()
             send(
                 VideoFrame(

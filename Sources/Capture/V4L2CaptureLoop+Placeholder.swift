@@ -110,7 +110,7 @@ extension V4L2CaptureLoop {
     }
 
     private func sendPlaceholder(at due: MonotonicTime) {
-        var frame = lastGoodFrame ?? outputFrame(bytes: OfflineSlate.bytes(for: outputLayout), timestamp: due, sequence: 0)
+        var frame = lastGoodFrame ?? outputFrame(bytes: OfflineSlate.bytes(for: outputLayout, slate: settings.slate), timestamp: due, sequence: 0)
         frame.timestamp = due
         frame.sequence = nextSequence
         nextSequence += 1

@@ -1,4 +1,5 @@
 import Media
+import Overlay
 
 /// What to capture from a V4L2 device and how to ride out its failures.
 public struct V4L2SourceSettings: Sendable, Hashable {
@@ -15,6 +16,8 @@ public struct V4L2SourceSettings: Sendable, Hashable {
     public var reopenIntervalSeconds: Double
     /// A live device that delivers no frame for this long counts as failing (no signal, stuck driver).
     public var pollTimeoutSeconds: Double
+    /// What to show while the camera is gone and no good frame of it is at hand; nil for the flat slate.
+    public var slate: SlateSettings?
 
     public init(
         devicePath: String, pixelFormat: PixelFormat? = nil, size: VideoSize, frameRate: FrameRate,

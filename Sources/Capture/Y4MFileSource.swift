@@ -152,7 +152,7 @@ public final class Y4MFileSource: FrameSource {
             rewind: { () throws(Y4MError) in try reader.rewind() },
             deliver: { due, slot in
                 if let frame = mapped {
-                    let lent = BorrowedPixels(frame.bytes)
+                    let lent = BorrowedPixels(frame.bytes, writable: frame.isWritable)
                     deliver(
                         VideoFrame(
                             width: header.width, height: header.height, pixelFormat: .i420, planes: layout.planes,

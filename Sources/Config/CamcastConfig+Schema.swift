@@ -125,7 +125,7 @@ extension CamcastConfig {
     /// Top-level keys: the sections plus `outputs`.
     static var topLevelKeys: [String] {
         let sections = schema.map(\.section)
-        return Array(sections.prefix(2)) + ["outputs"] + sections.dropFirst(2)
+        return Array(sections.prefix(2)) + ["outputs"] + sections.dropFirst(2) + ["overlay"]
     }
 
     /// Every scalar key path that `apply(overrides:)` accepts, in file order

@@ -20,6 +20,8 @@ public struct CamcastConfig: Sendable, Equatable {
     public var status: StatusConfig
     /// `audio:` (AudioConfig.swift). Set after `init`, with its default unless a file gives it.
     public var audio = AudioConfig()
+    /// `overlay:` (OverlayConfig.swift): text and a clock on the picture; none by default.
+    public var overlay = OverlayConfig()
 
     public init(
         source: SourceConfig = SourceConfig(),

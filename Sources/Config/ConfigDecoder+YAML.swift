@@ -24,6 +24,8 @@ extension ConfigDecoder {
             if key == "outputs" {
                 sawOutputs = true
                 decodeOutputs(value)
+            } else if key == "overlay" {
+                decodeOverlay(value)
             } else if let section = CamcastConfig.schema.first(where: { $0.section == key }) {
                 decodeSection(key, fields: section.fields, value)
             } else {

@@ -8,8 +8,9 @@ import Synchronization
 /// the driver is overwriting, or reading memory that has been unmapped.
 ///
 /// `@unchecked Sendable` covers the pointer alone, and is sound because of how it is used:
-/// - nothing in Camcast writes through it (there is no mutable access), so readers on any number
-///   of threads cannot race one another;
+/// - the one writer in Camcast is the overlay filter, on the delivering thread before the encoder
+///   reads (`VideoFrame.withBytesInPlace`), and only into memory lent `writable`; readers on any
+///   number of threads after it cannot race one another;
 /// - the only writer is the device, which fills a buffer only while it is queued (V4L2 streaming
 ///   I/O: a dequeued buffer belongs to the application), and the source queues it only after
 ///   `deliver` returned and the loan ended; unmapping comes later still;
@@ -20,10 +21,15 @@ import Synchronization
 package final class BorrowedPixels: @unchecked Sendable {
     private let bytes: UnsafeRawBufferPointer
     private let lent = Atomic<Bool>(true)
+    /// Whether the memory may be written during the loan: a camera buffer mapped read-write (the
+    /// driver refills it anyway), a private file mapping (a write copies just the touched page).
+    package let isWritable: Bool
 
-    /// Lends `bytes` until `endLoan()`; the caller keeps them unchanged and mapped until then.
-    package init(_ bytes: UnsafeRawBufferPointer) {
+    /// Lends `bytes` until `endLoan()`; the caller keeps them mapped until then, and unchanged
+    /// except by the delivery's own filters when `writable`.
+    package init(_ bytes: UnsafeRawBufferPointer, writable: Bool = false) {
         self.bytes = bytes
+        isWritable = writable
     }
 
     package var count: Int { bytes.count }

@@ -1,0 +1,89 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import Media
+import Synchronization
+
+/// The filter between the source and the encoder that burns text (a clock, a camera's name) into
+/// each picture, in place: it blends over the rows and columns the text covers in the frame's own
+/// memory, hands the frame on, then puts those bytes back, so a buffer the source reuses or repeats
+/// comes back as it was. Memory lent read-only is copied first (no source in Camcast lends that).
+///
+/// `replace(with:)` (a reload) swaps the settings; the next frame delivered after it returns
+/// carries them, with no new keyframe.
+public final class OverlayStage: Sendable {
+    private let renderer: Mutex<OverlayRenderer?>
+    private let logger: Logger?
+    private let copiedReadOnly = Atomic<Bool>(false)
+    /// Frames drawn on, and the capture thread's CPU time spent drawing and restoring them (the
+    /// stop summary's `overlay` line and scripts/bench-overlay read it).
+    private let framesDrawn = Atomic<Int>(0)
+    private let drawingNanoseconds = Atomic<Int>(0)
+
+    /// Checks the font and sets up every item; nil settings or no items pass frames through.
+    public init(settings: OverlaySettings?, logger: Logger? = nil) throws(OverlayError) {
+        let made = try settings.flatMap { (s) throws(OverlayError) in s.items.isEmpty ? nil : try OverlayRenderer(settings: s) }
+        renderer = Mutex(made)
+        self.logger = logger
+    }
+
+    /// Checks that `settings` can be drawn (the font opens at every height) without changing anything.
+    public static func validate(_ settings: OverlaySettings) throws(OverlayError) {
+        _ = try OverlayRenderer(settings: settings)
+    }
+
+    /// From the next frame on, draws `settings` (nil: nothing). Opens the font first: on an error
+    /// the current overlay stays.
+    public func replace(with settings: OverlaySettings?) throws(OverlayError) {
+        let made = try settings.flatMap { (s) throws(OverlayError) in s.items.isEmpty ? nil : try OverlayRenderer(settings: s) }
+        renderer.withLock { $0 = made }
+    }
+
+    public var settings: OverlaySettings? { renderer.withLock { $0?.settings } }
+
+    /// Frames drawn on so far and the CPU time drawing took (blending, layout, putting bytes back).
+    public var cost: (frames: Int, cpuNanoseconds: Int) {
+        (framesDrawn.load(ordering: .relaxed), drawingNanoseconds.load(ordering: .relaxed))
+    }
+
+    private static func threadCPUNanoseconds() -> Int {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return time.tv_sec * 1_000_000_000 + time.tv_nsec
+    }
+
+    /// Draws the overlay onto `frame`, calls `next` with it (the encoder), then restores the
+    /// frame's bytes. The overlay's own lock is held only while blending, not across `next`.
+    public func filter<R, E: Error>(_ frame: VideoFrame, then next: (VideoFrame) throws(E) -> R) throws(E) -> R {
+        let drawn: Bool = renderer.withLock { renderer in renderer != nil }
+        guard drawn else { return try next(frame) }
+        let wall = SystemClock.wallSeconds(ofMonotonic: frame.timestamp.nanoseconds)
+        let inPlace: Result<R, E>? = frame.withBytesInPlace { bytes in
+            guard let base = bytes.bindMemory(to: UInt8.self).baseAddress else {
+                return Result { () throws(E) in try next(frame) }
+            }
+            // What was overwritten is kept apart from the renderer: a reload may replace the
+            // renderer during `next`, and the bytes must still go back.
+            let start = Self.threadCPUNanoseconds()
+            let saved = renderer.withLock { renderer in
+                renderer?.blend(into: base, byteCount: bytes.count, frame: frame, wallSeconds: wall)
+            }
+            let drawn = Self.threadCPUNanoseconds()
+            let result = Result { () throws(E) in try next(frame) }
+            let restoring = Self.threadCPUNanoseconds()
+            saved?.restore(into: base)
+            if saved != nil {
+                framesDrawn.add(1, ordering: .relaxed)
+                drawingNanoseconds.add(drawn - start + Self.threadCPUNanoseconds() - restoring, ordering: .relaxed)
+            }
+            return result
+        }
+        if let inPlace { return try inPlace.get() }
+        // Read-only memory: draw on a copy (one per frame; logged once).
+        if !copiedReadOnly.exchange(true, ordering: .relaxed) {
+            logger?.notice("overlay: the source lends its frames read-only, so each is copied to draw on")
+        }
+        return try filter(frame.owned(), then: next)
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The overlay end to end: a y4m clip through the real binary to nginx-rtmp, the recording decoded
+/// by ffmpeg, the burned-in clock and camera name read back by tesseract, and the picture outside
+/// the text compared with a run of the same clip without an overlay.
+@Suite(.serialized, .enabled(if: Environment.ocrIntegrationEnabled, Environment.ocrSkipReason))
+struct OverlayStreamTests {
+    static let cameraName = "FrontDoor Cam 7"
+    static let (width, height) = (640, 360)
+    /// Frames 2 s apart, and the first, whose time is the stream's start.
+    static let frames = [0, 20, 80, 140]
+
+    /// Six seconds of a still grey grid: the same picture in every frame, so the two runs' frames
+    /// compare pixel by pixel even if a loaded machine skips a different frame in each.
+    static func clip(in dir: URL) throws -> URL {
+        let clip = dir.appendingPathComponent("grid.y4m")
+        let made = try FFmpegTools.result(
+            "ffmpeg",
+            ["-nostdin", "-v", "error", "-f", "lavfi", "-i",
+             "color=c=gray:size=\(width)x\(height):rate=30,drawgrid=w=40:h=40:t=2:c=white", "-t", "6",
+             "-pix_fmt", "yuv420p", "-y", clip.path])
+        guard made.status == 0 else { throw HarnessError("ffmpeg could not make the clip: \(made.stderr)") }
+        return clip
+    }
+
+    static func config(clip: URL, url: String, overlay: Bool, in dir: URL) throws -> URL {
+        var text = """
+            source:
+              type: file
+              file: "\(clip.path)"
+              loop: false
+            encoder:
+              bitrate_kbps: 3000
+            outputs:
+              - url: \(url)
+            audio:
+              source: none
+
+            """
+        if overlay {
+            text += """
+                overlay:
+                  items:
+                    - text: "%H:%M:%S"
+                      position: bottom-left
+                      height: 40
+                      box: black
+                      box_alpha: 1
+                    - text: "\(cameraName)"
+                      position: top-right
+                      height: 32
+                      colour: yellow
+                      box: "#000000"
+                      box_alpha: 1
+
+                """
+        }
+        let file = dir.appendingPathComponent(overlay ? "overlay.yaml" : "plain.yaml")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    @Test func clockAndNameReadBackAndNothingElseChanges() throws {
+        let dir = try Project.scratchDirectory("overlay-stream")
+        let clip = try Self.clip(in: dir)
+        let server = try RTMPServer()
+        var logs: [String] = []
+        for (name, overlay) in [("withoverlay", true), ("plain", false)] {
+            let config = try Self.config(clip: clip, url: server.url(app: "rec", name: name), overlay: overlay, in: dir)
+            let result = try ProcessRunner.run(Project.camcastBinary.path, ["run", "--config", config.path], timeout: 90)
+            #expect(result.status == 0, "camcast failed: \(result.stderr)")
+            logs.append(result.stderr)
+        }
+        try server.stop()  // nginx closes the recordings
+
+        let firstMatch = try #require(logs[0].firstMatch(of: /first frame captured.*wall_clock_unix_ms=(\d+)/), "\(logs[0])")
+        let firstCaptureMilliseconds = try #require(Int64(firstMatch.1))
+        let drawn = try OverlayFrames(server.recording("withoverlay"), indices: Self.frames, width: Self.width, height: Self.height)
+        let plain = try OverlayFrames(server.recording("plain"), indices: Self.frames, width: Self.width, height: Self.height)
+        try #require(drawn.seconds.count == Self.frames.count, "showinfo times: \(drawn.seconds)")
+
+        var clockReadings: [Int] = []
+        for index in 1..<Self.frames.count {
+            let (a, b) = (drawn.pictures[index], plain.pictures[index])
+            let clockBox = try #require(
+                OverlayFrames.changedBox(a, b, width: Self.width, within: (0..<(Self.width / 2), (Self.height / 2)..<Self.height)),
+                "no clock drawn in frame \(Self.frames[index])")
+            let nameBox = try #require(
+                OverlayFrames.changedBox(a, b, width: Self.width, within: ((Self.width / 2)..<Self.width, 0..<(Self.height / 2))),
+                "no name drawn in frame \(Self.frames[index])")
+            // Placed where the config says: 16 pixels in from their corners.
+            #expect(abs(clockBox.x.lowerBound - 16) <= 2 && abs(Self.height - clockBox.y.upperBound - 16) <= 2, "clock box \(clockBox)")
+            #expect(abs(Self.width - nameBox.x.upperBound - 16) <= 2 && abs(nameBox.y.lowerBound - 16) <= 2, "name box \(nameBox)")
+
+            // Outside the boxes (grown by a block's width for the encoder's blur), the same picture.
+            let grown = [clockBox, nameBox].map { OverlayFrames.grown($0, by: 8, width: Self.width, height: Self.height) }
+            let outside = OverlayFrames.differenceOutside(grown, a, b, width: Self.width)
+            #expect(outside.mean < 1.5 && outside.large < 0.002, "frame \(Self.frames[index]) outside the text: \(outside)")
+
+            let name = try OverlayFrames.read(a, width: Self.width, box: nameBox, in: dir, name: "name\(index)")
+            #expect(name == Self.cameraName)
+
+            let clock = try OverlayFrames.read(a, width: Self.width, box: clockBox, in: dir, name: "clock\(index)")
+            let parts = clock.split(separator: ":").compactMap { Int($0) }
+            try #require(parts.count == 3, "tesseract read \(clock.debugDescription) in frame \(Self.frames[index])")
+            let read = parts[0] * 3600 + parts[1] * 60 + parts[2]
+            // The frame's wall-clock time: the first frame's capture plus the frame's stream time.
+            let frameMilliseconds = firstCaptureMilliseconds + Int64(((drawn.seconds[index] - drawn.seconds[0]) * 1000).rounded())
+            let expected = Self.secondOfDay(milliseconds: frameMilliseconds)
+            let apart = abs(read - expected) % 86_400
+            #expect(min(apart, 86_400 - apart) <= 1, "frame \(Self.frames[index]) reads \(clock), expected second \(expected) of the day")
+            clockReadings.append(read)
+        }
+        // Frames two seconds apart show different times.
+        #expect(Set(clockReadings).count == clockReadings.count, "\(clockReadings)")
+    }
+
+    /// The local second of the day at `milliseconds` since the epoch, in the zone camcast used (the same system's).
+    static func secondOfDay(milliseconds: Int64) -> Int {
+        let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        let parts = Calendar.current.dateComponents(in: TimeZone.current, from: date)
+        return (parts.hour ?? 0) * 3600 + (parts.minute ?? 0) * 60 + (parts.second ?? 0)
+    }
+}
+
+extension Environment {
+    /// The RTMP parts and tesseract (Debian's tesseract-ocr), which reads text off decoded frames.
+    static var ocrIntegrationEnabled: Bool { requireIntegration || (hasRTMPServerParts && hasExecutable("tesseract")) }
+    static let ocrSkipReason: Comment =
+        "needs nginx, libnginx-mod-rtmp, ffmpeg and tesseract-ocr (scripts/install-deps); CAMCAST_TEST_REQUIRE_INTEGRATION=1 fails instead"
+}
