@@ -5,6 +5,7 @@ import Logging
 import Media
 import ServiceLifecycle
 import Synchronization
+import Telemetry
 
 /// Source → encoder → FLV → outputs, run as one service.
 ///
@@ -86,6 +87,7 @@ public struct Pipeline: Service {
         for (target, output) in zip(settings.outputs, outputs) {
             stages.add(output, for: target)
         }
+        control.outputsInForce(settings.outputs)
         var opened: [any StreamOutput] = []
         for output in outputs {
             do {
@@ -128,8 +130,13 @@ public struct Pipeline: Service {
             }
             guard !stop.hasFired else { return }
             counters.framesCaptured.add(1, ordering: .relaxed)
+            let encodeStart = MonotonicTime.now()
             do {
                 try stages.encode(frame)
+                counters.encodeNanoseconds.add(
+                    Int(truncatingIfNeeded: MonotonicTime.now().nanoseconds(since: encodeStart)), ordering: .relaxed)
+                // One atomic load unless a snapshot was asked for.
+                control.snapshots.offer(frame)
             } catch {
                 stop.fire(.failed(.encoderFailed("\(error)")))
             }
@@ -248,7 +255,9 @@ public struct Pipeline: Service {
         let logger = self.logger
         return settings.outputs.map { target -> any StreamOutput in
             let identity = OutputIdentity()
+            let meter = control.meter(for: target, named: settings.outputNames[target])
             let fail: @Sendable (OutputFailure) -> Void = { failure in
+                meter.enter(.failed, error: failure.reason)
                 stages.outputFailed(identity, PipelineError(failure), logger: logger)
             }
             let output: any StreamOutput
@@ -256,19 +265,20 @@ public struct Pipeline: Service {
             case .flvFile(let path):
                 output = FLVFileOutput(
                     path: path, metadata: metadata, hasAudio: settings.audio != nil, logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
-                    onFailure: fail)
+                    onFailure: fail, meter: meter)
             case .rtmp(let url):
                 output = RTMPOutput(
                     url: url, options: settings.rtmp, reconnect: settings.reconnect, metadata: metadata,
                     queueMilliseconds: settings.sendQueueMilliseconds, bitrateKbps: settings.encoder.bitrateKbps,
                     logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() }, onFailure: fail,
-                    latency: latency)
+                    latency: latency, meter: meter)
             case .annexBFile(let path, let maxFrames):
                 output = AnnexBFileOutput(
                     path: path, frameLimit: maxFrames, logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
-                    onFailure: fail)
+                    onFailure: fail, meter: meter)
             }
             identity.set(output)
+            meter.setProbe { [weak output] in output?.statistics.probe ?? OutputProbe() }
             return output
         }
     }

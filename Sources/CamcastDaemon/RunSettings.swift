@@ -57,6 +57,10 @@ public struct RunSettings: Sendable {
     public var statusIntervalSeconds: Double = 30
     /// The sound beside the video; nil sends video only (config `audio.source: none`).
     public var audio: AudioSettings?
+    /// Names the config gave outputs (`outputs[].name`); the others are named by kind and position.
+    public var outputNames: [OutputTarget: String] = [:]
+    /// The operator's HTTP endpoint (config `http:`); nil turns it off.
+    public var http: HTTPSettings?
 
     public init(source: Source, encoder: EncoderSettings, outputs: [OutputTarget], durationSeconds: Double? = nil) {
         self.source = source

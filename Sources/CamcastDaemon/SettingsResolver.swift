@@ -146,6 +146,13 @@ enum SettingsResolver {
         }
 
         let audio = audioSettings(config.audio, problem: problem)
+        let http: HTTPSettings?
+        do {
+            http = try HTTPSettings(config.http)
+        } catch {
+            http = nil
+            problem(error.keyPath, error.message)
+        }
         guard problems.isEmpty else { throw ConfigError(problems: problems) }
         var settings = RunSettings(source: source, encoder: encoder, outputs: outputs, durationSeconds: durationSeconds)
         settings.sendQueueMilliseconds = Int64(config.queue.maxSeconds * 1000)
@@ -159,6 +166,7 @@ enum SettingsResolver {
         settings.statusIntervalSeconds = config.status.intervalSeconds
         settings.adaptiveBitrateFloorKbps = config.encoder.adaptiveBitrate ? config.encoder.effectiveMinBitrateKbps : nil
         settings.audio = audio
+        settings.http = http
         var warnings = warnings
         if audio != nil, source.pace == .fast {
             // The sound is paced by the clock; a clip played flat out would leave it behind.

@@ -20,6 +20,8 @@ public struct CamcastConfig: Sendable, Equatable {
     public var status: StatusConfig
     /// `audio:` (AudioConfig.swift). Set after `init`, with its default unless a file gives it.
     public var audio = AudioConfig()
+    /// `http:` (HTTPConfig.swift): the operator's endpoint.
+    public var http = HTTPConfig()
 
     public init(
         source: SourceConfig = SourceConfig(),
