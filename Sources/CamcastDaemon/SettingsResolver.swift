@@ -137,9 +137,12 @@ enum SettingsResolver {
         }
 
         var outputs: [OutputTarget] = []
+        var outputNames: [OutputTarget: String] = [:]
         for (index, output) in config.outputs.enumerated() {
             do {
-                outputs.append(try OutputTarget(output))
+                let target = try OutputTarget(output)
+                outputs.append(target)
+                if let name = config.outputNames[output] { outputNames[target] = name }
             } catch {
                 problem("outputs[\(index)]", error.description)
             }
@@ -167,6 +170,7 @@ enum SettingsResolver {
         settings.adaptiveBitrateFloorKbps = config.encoder.adaptiveBitrate ? config.encoder.effectiveMinBitrateKbps : nil
         settings.audio = audio
         settings.http = http
+        settings.outputNames = outputNames
         var warnings = warnings
         if audio != nil, source.pace == .fast {
             // The sound is paced by the clock; a clip played flat out would leave it behind.

@@ -20,6 +20,8 @@ public struct CamcastConfig: Sendable, Equatable {
     public var status: StatusConfig
     /// `audio:` (AudioConfig.swift). Set after `init`, with its default unless a file gives it.
     public var audio = AudioConfig()
+    /// `outputs[].name`: the names the file gives outputs (the others are named by kind and position).
+    public var outputNames: [OutputConfig: String] = [:]
     /// `http:` (HTTPConfig.swift): the operator's endpoint.
     public var http = HTTPConfig()
 

@@ -1,6 +1,7 @@
 import Config
 import Foundation
 import Media
+import RTMPAddress
 import Testing
 
 @testable import CamcastDaemon
@@ -106,5 +107,19 @@ import Testing
         #expect(try HTTPSettings(config)?.host == "::1")
         config.listen = ""
         #expect(try HTTPSettings(config) == nil)
+    }
+
+    @Test func outputsAreNamedByKindAndPositionUnlessTheConfigNamesThem() throws {
+        let control = PipelineControl()
+        let first = OutputTarget.rtmp(try RTMPURL(parsing: "rtmp://a/live/\(Self.key)"))
+        let second = OutputTarget.rtmp(try RTMPURL(parsing: "rtmp://a/live/other"))
+        let file = OutputTarget.flvFile(path: "/tmp/a.flv")
+        #expect(control.meter(for: first).name == "rtmp-1")
+        #expect(control.meter(for: file).name == "flv-1")
+        #expect(control.meter(for: second, named: "backup").name == "backup")
+        #expect(control.meter(for: first).name == "rtmp-1", "kept across calls (reloads)")
+        #expect(!control.meter(for: first).target.contains(Self.key))
+        control.outputsInForce([second, file])
+        #expect(control.telemetry.outputMeters.map(\.name) == ["backup", "flv-1"])
     }
 }
