@@ -68,7 +68,7 @@ public final class StatusHTTPServer: Service, Sendable {
     }
 
     private func bind(on group: MultiThreadedEventLoopGroup) async -> (any Channel)? {
-        guard let where_ = listen.withLock({ $0 }) else { return nil }
+        guard let address = listen.withLock({ $0 }) else { return nil }
         let limiter = ConnectionLimiter(limit: Self.connectionLimit)
         let credentials: @Sendable () -> BasicCredentials? = { [self] in listen.withLock { $0?.credentials } }
         let endpoints = self.endpoints
@@ -86,13 +86,17 @@ public final class StatusHTTPServer: Service, Sendable {
             }
             .childChannelOption(.maxMessagesPerRead, value: 1)
         do {
-            let channel = try await bootstrap.bind(host: where_.host, port: where_.port).get()
-            let port = channel.localAddress?.port ?? where_.port
+            let channel = try await bootstrap.bind(host: address.host, port: address.port).get()
+            let port = channel.localAddress?.port ?? address.port
             boundPort.store(port, ordering: .relaxed)
-            logger.info("http: listening", metadata: ["address": "\(where_.host):\(port)", "auth": "\(where_.credentials != nil ? "basic" : "none")"])
+            logger.info("http: listening", metadata: ["address": "\(address.host):\(port)", "auth": "\(address.credentials != nil ? "basic" : "none")"])
             return channel
         } catch {
-            logger.error("http: cannot listen; the stream goes on without the endpoint", metadata: ["address": "\(where_.host):\(where_.port)", "error": "\(error)"])
+            // A monitoring clash (a second instance on the default port) must not take a camera off
+            // the air: the stream goes on; the message names the key to change.
+            logger.warning(
+                "http: cannot listen on http.listen \(address.host):\(address.port) (another camcast instance? give each its own port); the stream goes on without the endpoint",
+                metadata: ["error": "\(error)"])
             return nil
         }
     }

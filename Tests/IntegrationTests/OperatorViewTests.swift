@@ -130,6 +130,9 @@ struct OperatorViewTests {
             environment: ["CAMCAST_HTTP_LISTEN": "127.0.0.1:\(port)"])
         defer { camcast.signal(SIGKILL); _ = try? camcast.wait(timeout: 5) }
         try #require(Daemon.waitForLog(camcast, "RTMP publishing", timeout: 20), "\(camcast.stderrSoFar)")
+        let http = OperatorHTTP(port: port)
+        let before = try http.wait("/metrics", timeout: 10) { $0.status == 200 }
+        let rssBefore = try #require(OperatorHTTP.value(of: "process_resident_memory_bytes", in: before.body))
         // 300 idle connections, garbage, 1 MiB of headers, a slowloris, all at once; then a real request.
         let script = """
             import socket, time
@@ -154,9 +157,11 @@ struct OperatorViewTests {
             """
         let attack = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", script], timeout: 60)
         #expect(attack.status == 0, "\(attack.stderr)")
-        let http = OperatorHTTP(port: port)
         let health = try http.wait("/healthz", timeout: 15) { $0.status == 200 }
         #expect(health.status == 200, "the endpoint no longer answers: \(health.body)")
+        let after = try http.get("/metrics")
+        let rssAfter = try #require(OperatorHTTP.value(of: "process_resident_memory_bytes", in: after.body))
+        #expect(rssAfter - rssBefore < 20_000_000, "RSS grew by \(Int(rssAfter - rssBefore) / 1_000_000) MB")
         #expect(Daemon.isRunning(camcast), "\(camcast.stderrSoFar)")
         camcast.signal(SIGTERM)
         let result = try camcast.wait(timeout: 20)
@@ -200,5 +205,50 @@ struct OperatorViewTests {
         let result = try camcast.wait(timeout: 20)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("s3cret-pw"))
+    }
+
+    /// `http.*` applies on SIGHUP: new credentials work at once, old ones no longer do. A second
+    /// instance on the same port logs the key to change and streams on.
+    @Test func credentialsRotateOnReloadAndASecondInstanceOnThePortStreamsOn() throws {
+        try Self.requireTool("curl")
+        let directory = try Project.scratchDirectory("rotate")
+        let users = directory.appendingPathComponent("users")
+        try "watcher:first-pw\n".write(to: users, atomically: true, encoding: .utf8)
+        chmod(users.path, 0o600)
+        let port = Int(try freeLoopbackPort())
+        let config = directory.appendingPathComponent("camcast.yaml")
+        try """
+            outputs:
+              - path: \(directory.appendingPathComponent("a.flv").path)
+                name: archive
+            http:
+              listen: 127.0.0.1:\(port)
+              credentials_file: \(users.path)
+
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let camcast = try Daemon.start(Self.videoFlags + ["--config", config.path])
+        defer { camcast.signal(SIGKILL); _ = try? camcast.wait(timeout: 5) }
+        try #require(Daemon.waitForLog(camcast, "http: listening", timeout: 20), "\(camcast.stderrSoFar)")
+        let first = try OperatorHTTP(port: port, user: "watcher:first-pw").wait("/status", timeout: 10) { $0.status == 200 }
+        #expect(first.body.contains("\"archive\""), "\(first.body)")
+
+        let second = try Daemon.start(
+            Self.videoFlags + ["--output", directory.appendingPathComponent("b.flv").path],
+            environment: ["CAMCAST_HTTP_LISTEN": "127.0.0.1:\(port)"])
+        defer { second.signal(SIGKILL); _ = try? second.wait(timeout: 5) }
+        #expect(Daemon.waitForLog(second, "http.listen 127.0.0.1:\(port)", timeout: 20), "\(second.stderrSoFar)")
+        #expect(Daemon.waitForLog(second, "writing FLV file", timeout: 20) && Daemon.isRunning(second), "\(second.stderrSoFar)")
+
+        try "watcher:second-pw\n".write(to: users, atomically: true, encoding: .utf8)
+        chmod(users.path, 0o600)
+        camcast.signal(SIGHUP)
+        try #require(Daemon.waitForLog(camcast, "reloaded", timeout: 20), "\(camcast.stderrSoFar)")
+        let rotated = try OperatorHTTP(port: port, user: "watcher:second-pw").wait("/healthz", timeout: 10) { $0.status == 200 }
+        #expect(rotated.status == 200, "\(rotated.body)")
+        #expect(try OperatorHTTP(port: port, user: "watcher:first-pw").get("/healthz").status == 401)
+        camcast.signal(SIGTERM)
+        second.signal(SIGTERM)
+        #expect(try camcast.wait(timeout: 20).status == 0)
+        #expect(try second.wait(timeout: 20).status == 0)
     }
 }
