@@ -133,9 +133,7 @@ public struct Pipeline: Service {
             let encodeStart = MonotonicTime.now()
             do {
                 try stages.encode(frame)
-                counters.encodeNanoseconds.add(
-                    Int(truncatingIfNeeded: MonotonicTime.now().nanoseconds(since: encodeStart)), ordering: .relaxed)
-                // One atomic load unless a snapshot was asked for.
+                counters.encodeNanoseconds.add(Int(MonotonicTime.now().nanoseconds(since: encodeStart)), ordering: .relaxed)
                 control.snapshots.offer(frame)
             } catch {
                 stop.fire(.failed(.encoderFailed("\(error)")))
@@ -197,6 +195,8 @@ public struct Pipeline: Service {
                 "skipped": "\(finalSource?.skippedFrames ?? 0)",
                 "driver_dropped": "\(finalSource?.driverDroppedFrames ?? 0)", "dropped": "\(delivery.droppedFrames)",
                 "discarded": "\(delivery.discardedFrames)", "reconnects": "\(delivery.reconnects)",
+                // Each output as the registry saw it to the end: rtmp-1 stopped 1234567 B 3 attempts.
+                "outputs": "\(control.telemetry.outputMeters.map { Self.summary($0.reading()) }.joined(separator: "; "))",
             ].merging(audio.map { Self.audioSummary($0, late: interleaver?.latePackets ?? 0) } ?? [:]) { $1 })
         if let summary = latency?.summary() {
             logger.info("latency", metadata: summary.metadata.mapValues { .string($0) })

@@ -16,6 +16,23 @@ struct StatusDocument: Encodable {
         self.report = report
     }
 
+    /// The camera as a person asks about it: is it there, and if not, why.
+    struct Source: Encodable {
+        var online: Bool
+        var trouble: String?
+        var framesCaptured: Int
+        var placeholderFrames: Int
+        var skippedAtSource: Int
+        var droppedByDriver: Int
+    }
+
+    struct Audio: Encodable {
+        var online: Bool
+        var trouble: String?
+        var frames: Int
+        var xruns: Int
+    }
+
     private enum CodingKeys: String, CodingKey {
         case healthy, snapshot, problems, summary, version, uptimeSeconds, startUnixSeconds, pipeline, source, encoder, audio, outputs
     }
@@ -31,17 +48,19 @@ struct StatusDocument: Encodable {
         try container.encode(report.startUnixSeconds, forKey: .startUnixSeconds)
         try container.encode(report.facts, forKey: .pipeline)
         try container.encode(
-            [
-                "framesCaptured": report.framesCaptured, "placeholderFrames": report.placeholderFrames,
-                "skippedAtSource": report.skippedAtSource, "droppedByDriver": report.droppedByDriver,
-            ], forKey: .source)
+            Source(
+                online: report.cameraOnline, trouble: report.cameraTrouble, framesCaptured: report.framesCaptured,
+                placeholderFrames: report.placeholderFrames, skippedAtSource: report.skippedAtSource,
+                droppedByDriver: report.droppedByDriver), forKey: .source)
         try container.encode(
             [
                 "framesEncoded": report.framesEncoded, "keyframes": report.keyframes, "encodedBytes": report.encodedBytes,
                 "configuredKbps": report.configuredKbps, "adaptedKbps": report.adaptedKbps,
             ], forKey: .encoder)
         if report.hasAudio {
-            try container.encode(["frames": report.audioFrames, "xruns": report.audioXruns], forKey: .audio)
+            try container.encode(
+                Audio(online: report.audioTrouble == nil, trouble: report.audioTrouble, frames: report.audioFrames, xruns: report.audioXruns),
+                forKey: .audio)
         }
         try container.encode(report.outputs, forKey: .outputs)
     }
