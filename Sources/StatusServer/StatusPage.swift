@@ -13,7 +13,8 @@ enum StatusPage {
         .ok{background:#1b5e20!important}.bad{background:#8e1b1b!important}
         img{max-width:100%;margin:.8em 0;border:1px solid #444;display:none}
         table{border-collapse:collapse;width:100%;margin-top:.8em}
-        td,th{padding:.3em .4em;border-bottom:1px solid #333;text-align:left;vertical-align:top}
+        td,th{padding:.3em .4em;border-bottom:1px solid #333;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+        #summary{overflow-wrap:anywhere}
         .state{font-weight:bold}.muted{color:#aaa;font-size:.9em}
         </style></head>
         <body><h1>Camcast</h1>
@@ -30,7 +31,8 @@ enum StatusPage {
             const response = await fetch("status", {cache: "no-store"});
             const status = await response.json();
             const summary = document.getElementById("summary");
-            summary.textContent = status.summary + (status.problems.length ? " — " + status.problems.join("; ") : "");
+            const more = status.problems.filter(problem => !status.summary.includes(problem));
+            summary.textContent = status.summary + (more.length ? " — " + more.join("; ") : "");
             summary.className = status.healthy ? "ok" : "bad";
             const body = document.getElementById("outputs");
             body.replaceChildren();
