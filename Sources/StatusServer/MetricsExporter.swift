@@ -16,16 +16,21 @@ enum MetricsExporter {
         "lost", "other",
     ]
 
+    /// The whole name in `metricName`: the names here are written out, as the naming guide spells them.
+    private static func descriptor(_ name: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
+    }
+
     static func text(for report: TelemetryReport, process: ProcessFacts) -> String {
         let registry = PrometheusCollectorRegistry()
         func gauge(_ name: String, _ help: String, _ labels: [(String, String)] = [], _ value: Double) {
-            registry.makeGauge(name: name, labels: labels, help: help).set(value)
+            registry.makeGauge(descriptor: descriptor(name, help), labels: labels).set(value)
         }
         func counter(_ name: String, _ help: String, _ labels: [(String, String)] = [], _ value: Int) {
-            registry.makeCounter(name: name, labels: labels, help: help).increment(by: Int64(value))
+            registry.makeCounter(descriptor: descriptor(name, help), labels: labels).increment(by: Int64(value))
         }
         func counter(_ name: String, _ help: String, _ labels: [(String, String)] = [], seconds: Double) {
-            registry.makeCounter(name: name, labels: labels, help: help).increment(by: seconds)
+            registry.makeCounter(descriptor: descriptor(name, help), labels: labels).increment(by: seconds)
         }
         gauge("camcast_build_info", "Camcast's version; always 1.", [("version", report.version)], 1)
         gauge("camcast_pipeline_running", "1 while the pipeline runs.", [], report.facts.running ? 1 : 0)
@@ -90,7 +95,7 @@ enum MetricsExporter {
     }
 
     private static func exportProcess(_ process: ProcessFacts, registry: PrometheusCollectorRegistry) {
-        registry.makeCounter(name: "process_cpu_seconds_total", labels: [], help: "Total user and system CPU time spent in seconds.")
+        registry.makeCounter(descriptor: descriptor("process_cpu_seconds_total", "Total user and system CPU time spent in seconds."), labels: [])
             .increment(by: process.cpuSeconds)
         let gauges: [(String, String, Double)] = [
             ("process_start_time_seconds", "Start time of the process since unix epoch in seconds.", process.startTimeSeconds),
@@ -101,7 +106,7 @@ enum MetricsExporter {
             ("process_threads", "Number of OS threads in the process.", process.threads),
         ]
         for (name, help, value) in gauges {
-            registry.makeGauge(name: name, labels: [], help: help).set(value)
+            registry.makeGauge(descriptor: descriptor(name, help), labels: []).set(value)
         }
     }
 }
