@@ -35,8 +35,14 @@ struct ProcessFacts: Sendable {
             // ".", ".." and the directory's own descriptor.
             facts.openFileDescriptors = Double(max(0, count - 3))
         }
-        var limit = rlimit()
-        if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 { facts.maxFileDescriptors = Double(limit.rlim_cur) }
+        // From /proc rather than getrlimit(2): the shipped unit's syscall filter (~@resources)
+        // refuses prlimit64.
+        if let limits = text(of: "/proc/self/limits"),
+            let line = limits.split(separator: "\n").first(where: { $0.hasPrefix("Max open files") })
+        {
+            let fields = line.dropFirst("Max open files".count).split(separator: " ")
+            facts.maxFileDescriptors = fields.first.flatMap { Double($0) } ?? 0
+        }
         return facts
     }
 
