@@ -16,6 +16,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // The operator's HTTP endpoint: SwiftNIO's HTTP/1 (no framework above it), and the Prometheus
+        // text exposition through swift-prometheus (its CoreMetrics comes from swift-metrics).
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // C libraries: one shim module each (module.modulemap + shim.h).
@@ -41,6 +45,21 @@ let package = Package(
 
         // Pure value types shared by the stages: frames, pixel formats, timestamps.
         .target(name: "Media"),
+        // The one registry where every counter and gauge lives (atomics; pure Swift). The status line,
+        // STATUS=, the stop summary, /status and /metrics all read it.
+        .target(name: "Telemetry"),
+        // The operator's HTTP endpoint: /metrics, /status, /healthz, / and /snapshot.jpg over NIOHTTP1.
+        .target(
+            name: "StatusServer",
+            dependencies: [
+                "Telemetry",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         // Stage 1: where frames come from (test pattern; V4L2 devices, MJPEG decoded with libturbojpeg).
         .target(
             name: "Capture",
@@ -69,7 +88,7 @@ let package = Package(
         .target(
             name: "Outputs",
             dependencies: [
-                "Media", "Encoder", "FLV", "RTMP", "RTMPAddress", .product(name: "Logging", package: "swift-log"),
+                "Media", "Encoder", "FLV", "RTMP", "RTMPAddress", "Telemetry", .product(name: "Logging", package: "swift-log"),
             ]),
         // Stage 4, files: segmented MP4 recording (libavformat's mov muxer, a fragment per keyframe,
         // each synced), its retention and its pause on a full disk.
@@ -85,7 +104,7 @@ let package = Package(
             name: "CamcastDaemon",
             dependencies: [
                 "Media", "Capture", "Encoder", "FLV", "RTMPAddress", "RTMP", "Outputs", "Recording", "Config", "AudioCapture",
-                "AudioEncoder", "Overlay", .product(name: "Logging", package: "swift-log"),
+                "AudioEncoder", "Overlay", "Telemetry", "StatusServer", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -129,6 +148,7 @@ let package = Package(
             name: "CamcastDaemonTests",
             dependencies: [
                 "CamcastDaemon", "Capture", "Config", "Encoder", "FLV", "Media", "Outputs", "RTMP", "RTMPAddress", "TestSupport",
+                "Telemetry", "StatusServer",
             ]),
         // Boots the vivid VM (scripts/vivid-vm) from the host and runs its in-VM suites there.
         .testTarget(

@@ -6,6 +6,7 @@ import Dispatch
 import FoundationEssentials  // ProcessInfo only: full Foundation brings ICU (30 MB) into the static binary
 import Logging
 import ServiceLifecycle
+import StatusServer
 
 /// Runs `camcast run` start to finish and says how the process should exit.
 ///
@@ -42,6 +43,11 @@ public enum CamcastRunner {
             notifier: notifier, control: control, logger: logger, initialIntervalSeconds: resolved.settings.statusIntervalSeconds)
         let watchdog = Watchdog(notifier: notifier, control: control, logger: logger)
         let adapter = BitrateAdapter(control: control, logger: logger)
+        let configFile = flags.configPath
+        control.telemetry.setCollector { control.collectTelemetry(configFile: configFile) }
+        let http = StatusHTTPServer(
+            listen: resolved.settings.http?.listen, endpoints: StatusEndpoints(registry: control.telemetry, snapshot: { control.snapshotJPEG() }),
+            logger: logger)
         // Shut down in reverse order: the watchdog and the status line end first, the pipeline
         // (flush, drains, end-of-sequence tags) last. The pipeline ending (a duration, a source at
         // its end) shuts the others down; they may end early themselves (no systemd watchdog).
@@ -52,16 +58,18 @@ public enum CamcastRunner {
                     .init(service: status, successTerminationBehavior: .ignore),
                     .init(service: watchdog, successTerminationBehavior: .ignore),
                     .init(service: adapter, successTerminationBehavior: .ignore),
+                    .init(service: http, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore),
                 ],
                 logger: logger))
         let reloads = ReloadCoordinator(
-            flags: flags, environment: environment, control: control, notifier: notifier, logLevel: logLevel, logger: logger)
+            flags: flags, environment: environment, control: control, notifier: notifier, logLevel: logLevel, logger: logger,
+            http: http)
 
         // Signals stay outside the group: a second SIGTERM/SIGINT exits at once and SIGHUP reloads,
         // which the group's own signal handling does not do.
         let exitCode: Int32 = await withTaskGroup(of: Void.self) { tasks in
             tasks.addTask {
-                await handle(signals, group: group, reloads: reloads, notifier: notifier, logger: logger)
+                await handle(signals, group: group, reloads: reloads, control: control, notifier: notifier, logger: logger)
             }
             let exitCode: Int32
             do {
@@ -82,11 +90,16 @@ public enum CamcastRunner {
     /// The first SIGTERM/SIGINT stops gracefully (bounded by `stopBoundSeconds`); a second one
     /// exits at once with 128 + the signal number, as a shell reports a killed process.
     private static func handle(
-        _ signals: AsyncStream<Int32>, group: ServiceGroup, reloads: ReloadCoordinator, notifier: SystemdNotifier,
-        logger: Logger
+        _ signals: AsyncStream<Int32>, group: ServiceGroup, reloads: ReloadCoordinator, control: PipelineControl,
+        notifier: SystemdNotifier, logger: Logger
     ) async {
         var stopping = false
         for await number in signals {
+            if number == SIGUSR1 {
+                // The full status in the log, as /status has it; the daemon goes on.
+                StatusReporter.logFullStatus(control.telemetry.report(), logger: logger)
+                continue
+            }
             if number == SIGHUP {
                 // Not awaited: a stop signal must be heard while a reload connects outputs.
                 if !stopping { Task { await reloads.reload() } }

@@ -3,12 +3,12 @@ import Glibc
 #endif
 @preconcurrency import Dispatch
 
-/// SIGTERM, SIGINT and SIGHUP, delivered as a stream instead of killing the process.
+/// SIGTERM, SIGINT, SIGHUP and SIGUSR1 (log the full status), delivered as a stream instead of killing the process.
 ///
 /// The daemon handles them itself rather than through ServiceGroup's signal options because it
 /// needs to count them (a second stop signal exits at once) and to reload on SIGHUP.
 enum DaemonSignals {
-    static let handled: [Int32] = [SIGTERM, SIGINT, SIGHUP]
+    static let handled: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGUSR1]
 
     /// Sets the signals' default action aside and returns them as they arrive.
     static func start() -> AsyncStream<Int32> {
@@ -32,6 +32,7 @@ enum DaemonSignals {
         case SIGTERM: "SIGTERM"
         case SIGINT: "SIGINT"
         case SIGHUP: "SIGHUP"
+        case SIGUSR1: "SIGUSR1"
         default: "signal \(number)"
         }
     }

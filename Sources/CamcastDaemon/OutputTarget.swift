@@ -82,3 +82,22 @@ public enum OutputTargetError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension OutputTarget {
+    /// The `kind` label of an output's metrics.
+    var metricKind: String {
+        switch self {
+        case .rtmp: "rtmp"
+        case .flvFile: "flv"
+        case .annexBFile: "annexb"
+        case .recording: "record"
+        }
+    }
+
+    /// Where it goes, for /status: an RTMP URL with its key masked and without any query.
+    var safeDescription: String {
+        let text = description
+        guard case .rtmp = self, let query = text.firstIndex(of: "?") else { return text }
+        return String(text[..<query])
+    }
+}

@@ -59,6 +59,7 @@ extension Pipeline {
             }
         }
         stages.settings.withLock { $0 = running }
+        control.outputsInForce(running.outputs)
         return outcome
     }
 

@@ -7,6 +7,7 @@ import Overlay
 import Recording
 import ServiceLifecycle
 import Synchronization
+import Telemetry
 
 /// Source → encoder → FLV → outputs, run as one service.
 ///
@@ -88,6 +89,7 @@ public struct Pipeline: Service {
         for (target, output) in zip(settings.outputs, outputs) {
             stages.add(output, for: target)
         }
+        control.outputsInForce(settings.outputs)
         var opened: [any StreamOutput] = []
         for output in outputs {
             do {
@@ -142,7 +144,13 @@ public struct Pipeline: Service {
             counters.framesCaptured.add(1, ordering: .relaxed)
             if !wallClockLogged.exchange(true, ordering: .relaxed) { Self.logFirstCapture(frame, logger: logger) }
             do {
-                try overlay.filter(frame) { (filtered) throws(EncoderError) in try stages.encode(filtered) }
+                try overlay.filter(frame) { (filtered) throws(EncoderError) in
+                    let encodeStart = MonotonicTime.now()
+                    try stages.encode(filtered)
+                    counters.encodeNanoseconds.add(Int(MonotonicTime.now().nanoseconds(since: encodeStart)), ordering: .relaxed)
+                    // The picture as it was encoded, overlay included (the overlay's bytes go back after).
+                    control.snapshots.offer(filtered)
+                }
             } catch {
                 stop.fire(.failed(.encoderFailed("\(error)")))
             }
@@ -203,6 +211,8 @@ public struct Pipeline: Service {
                 "skipped": "\(finalSource?.skippedFrames ?? 0)",
                 "driver_dropped": "\(finalSource?.driverDroppedFrames ?? 0)", "dropped": "\(delivery.droppedFrames)",
                 "discarded": "\(delivery.discardedFrames)", "reconnects": "\(delivery.reconnects)",
+                // Each output as the registry saw it to the end: rtmp-1 stopped 1234567 B 3 attempts.
+                "outputs": "\(control.telemetry.outputMeters.map { Self.summary($0.reading()) }.joined(separator: "; "))",
             ].merging(audio.map { Self.audioSummary($0, late: interleaver?.latePackets ?? 0) } ?? [:]) { $1 })
         Self.logOverlayCost(stages, logger: logger)
         if let summary = latency?.summary() {
@@ -262,7 +272,9 @@ public struct Pipeline: Service {
         let logger = self.logger
         return settings.outputs.map { target -> any StreamOutput in
             let identity = OutputIdentity()
+            let meter = control.meter(for: target, named: settings.outputNames[target])
             let fail: @Sendable (OutputFailure) -> Void = { failure in
+                meter.enter(.failed, error: failure.reason)
                 stages.outputFailed(identity, PipelineError(failure), logger: logger)
             }
             let output: any StreamOutput
@@ -270,17 +282,17 @@ public struct Pipeline: Service {
             case .flvFile(let path):
                 output = FLVFileOutput(
                     path: path, metadata: metadata, hasAudio: settings.audio != nil, logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
-                    onFailure: fail)
+                    onFailure: fail, meter: meter)
             case .rtmp(let url):
                 output = RTMPOutput(
                     url: url, options: settings.rtmp, reconnect: settings.reconnect, metadata: metadata,
                     queueMilliseconds: settings.sendQueueMilliseconds, bitrateKbps: settings.encoder.bitrateKbps,
                     logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() }, onFailure: fail,
-                    latency: latency)
+                    latency: latency, meter: meter)
             case .annexBFile(let path, let maxFrames):
                 output = AnnexBFileOutput(
                     path: path, frameLimit: maxFrames, logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
-                    onFailure: fail)
+                    onFailure: fail, meter: meter)
             case .recording(let recording):
                 // A full disk pauses a recording; it never fails the run.
                 output = RecordingOutput(
@@ -292,6 +304,7 @@ public struct Pipeline: Service {
                     isDown: { stages.currentOutputs.contains { ($0 as? RTMPOutput)?.isInterrupted ?? false } })
             }
             identity.set(output)
+            meter.setProbe { [weak output] in output?.statistics.probe ?? OutputProbe() }
             return output
         }
     }

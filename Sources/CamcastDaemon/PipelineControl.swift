@@ -1,15 +1,51 @@
 import Media
 import Synchronization
+import Telemetry
 
 /// The daemon's handle on a running pipeline: its counters (for the watchdog and the status
 /// line), and the way in for a reload. Made before the pipeline, shared with it.
 public final class PipelineControl: Sendable {
-    let counters = PipelineCounters()
+    /// The latest picture as JPEG for /snapshot.jpg (at most one encode a second); nil before
+    /// the first picture.
+    public func snapshotJPEG() -> [UInt8]? { snapshots.jpeg() }
+
+    /// The one registry every figure lives in (Telemetry); the status line, STATUS=, /status and
+    /// /metrics read it.
+    public let telemetry: TelemetryRegistry
+    var counters: PipelineMeter { telemetry.pipeline }
+    /// The picture tap behind /snapshot.jpg.
+    let snapshots = SnapshotTap()
     let startedAt = MonotonicTime.now()
     /// Set while the pipeline runs (source started, outputs open); nil before and after.
     private let stages = Mutex<(pipeline: Pipeline, stages: PipelineStages)?>(nil)
+    /// One meter per output target, kept across reloads so that an output keeps its name and
+    /// counts; `rtmp-1`, `flv-1`, … by kind and order of appearance unless the config names it.
+    private let meters = Mutex<[OutputTarget: OutputMeter]>([:])
 
-    public init() {}
+    public init(telemetry: TelemetryRegistry = TelemetryRegistry(version: CamcastVersion.current)) {
+        self.telemetry = telemetry
+    }
+
+    /// The meter of `target`, made on first use.
+    func meter(for target: OutputTarget, named configured: String? = nil) -> OutputMeter {
+        meters.withLock { meters in
+            if let meter = meters[target] { return meter }
+            let kind = target.metricKind
+            let position = meters.values.filter { $0.kind == kind }.count + 1
+            let meter = OutputMeter(name: configured ?? "\(kind)-\(position)", kind: kind, target: target.safeDescription)
+            meters[target] = meter
+            return meter
+        }
+    }
+
+    /// The outputs in force are `targets` (start, reload): the registry lists their meters, in order.
+    func outputsInForce(_ targets: [OutputTarget]) {
+        let listed = meters.withLock { meters in
+            meters = meters.filter { targets.contains($0.key) }
+            return targets.compactMap { meters[$0] }
+        }
+        telemetry.setOutputs(listed)
+    }
 
     /// Pictures the encoder has produced so far; advancing means the pipeline is alive.
     public var framesEncoded: Int { counters.framesEncoded.load(ordering: .relaxed) }
@@ -55,6 +91,10 @@ public final class PipelineControl: Sendable {
         snapshot.framesSent = sent.min() ?? 0
         let adapted = counters.adaptedKbps.load(ordering: .relaxed)
         snapshot.adaptedKbps = settings.adaptiveBitrateFloorKbps != nil && adapted > 0 ? adapted : nil
+        for reading in telemetry.outputMeters.map({ $0.reading() }) {
+            snapshot.queueSeconds = max(snapshot.queueSeconds, reading.queueSeconds)
+            if let trouble = reading.trouble { snapshot.outputsDown.append(trouble) }
+        }
         for output in running.currentOutputs {
             let statistics = output.statistics
             snapshot.queuedPackets += statistics.queuedPackets

@@ -17,6 +17,10 @@ struct PipelineSnapshot: Sendable, Equatable {
     var outputs: Int
     /// Packets waiting in the send queues of all outputs.
     var queuedPackets = 0
+    /// The longest output queue, in seconds of media.
+    var queueSeconds = 0.0
+    /// Each output that is not up, in words: `rtmp-1 down 14 s, 6 attempts: connection refused`.
+    var outputsDown: [String] = []
     /// Frames the outputs dropped (congestion), summed.
     var droppedFrames = 0
     /// Reconnections of all outputs, summed.

@@ -1,6 +1,7 @@
 import Config
 import Dispatch
 import Logging
+import StatusServer
 
 /// SIGHUP: read the config file again and apply it to the running pipeline.
 ///
@@ -15,11 +16,14 @@ actor ReloadCoordinator {
     private let notifier: SystemdNotifier
     private let logLevel: LogLevelSetting
     private let logger: Logger
+    /// `http.*` applies on every reload (credentials rotate without a restart).
+    private let http: StatusHTTPServer?
 
     init(
         flags: CommandLineSettings, environment: [String: String], control: PipelineControl,
-        notifier: SystemdNotifier, logLevel: LogLevelSetting, logger: Logger
+        notifier: SystemdNotifier, logLevel: LogLevelSetting, logger: Logger, http: StatusHTTPServer? = nil
     ) {
+        self.http = http
         self.flags = flags
         self.environment = environment
         self.control = control
@@ -41,6 +45,7 @@ actor ReloadCoordinator {
             return
         }
         for warning in resolved.warnings { logger.warning("\(warning)") }
+        http?.apply(resolved.settings.http?.listen)
         let control = self.control
         let settings = resolved.settings
         // Opening an RTMP output blocks while it connects: keep that off the cooperative pool.

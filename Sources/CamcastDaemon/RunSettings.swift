@@ -60,6 +60,10 @@ public struct RunSettings: Sendable {
     public var audio: AudioSettings?
     /// Text and a clock burned into the picture between the source and the encoder; nil for none.
     public var overlay: OverlaySettings?
+    /// Names the config gave outputs (`outputs[].name`); the others are named by kind and position.
+    public var outputNames: [OutputTarget: String] = [:]
+    /// The operator's HTTP endpoint (config `http:`); nil turns it off.
+    public var http: HTTPSettings?
 
     public init(source: Source, encoder: EncoderSettings, outputs: [OutputTarget], durationSeconds: Double? = nil) {
         self.source = source

@@ -140,9 +140,12 @@ enum SettingsResolver {
         }
 
         var outputs: [OutputTarget] = []
+        var outputNames: [OutputTarget: String] = [:]
         for (index, output) in config.outputs.enumerated() {
             do {
-                outputs.append(try OutputTarget(output))
+                let target = try OutputTarget(output)
+                outputs.append(target)
+                if let name = config.outputNames[output] { outputNames[target] = name }
             } catch {
                 problem("outputs[\(index)]", error.description)
             }
@@ -151,6 +154,13 @@ enum SettingsResolver {
         let audio = audioSettings(config.audio, problem: problem)
         let overlay = overlaySettings(config.overlay, problem: problem)
         source = withSlate(config.overlay, source, problem: problem)
+        let http: HTTPSettings?
+        do {
+            http = try HTTPSettings(config.http)
+        } catch {
+            http = nil
+            problem(error.keyPath, error.message)
+        }
         guard problems.isEmpty else { throw ConfigError(problems: problems) }
         var settings = RunSettings(source: source, encoder: encoder, outputs: outputs, durationSeconds: durationSeconds)
         settings.sendQueueMilliseconds = Int64(config.queue.maxSeconds * 1000)
@@ -165,6 +175,8 @@ enum SettingsResolver {
         settings.adaptiveBitrateFloorKbps = config.encoder.adaptiveBitrate ? config.encoder.effectiveMinBitrateKbps : nil
         settings.audio = audio
         settings.overlay = overlay
+        settings.http = http
+        settings.outputNames = outputNames
         var warnings = warnings
         if audio != nil, source.pace == .fast {
             // The sound is paced by the clock; a clip played flat out would leave it behind.

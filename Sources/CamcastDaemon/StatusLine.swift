@@ -3,7 +3,10 @@
 /// "in" counts frames captured, "out" frames that left through the slowest output (see
 /// `PipelineSnapshot.framesSent`).
 ///
-///     1280x720 in 30.0 fps out 30.0 fps 2496/2500 kbit/s queue 0 dropped 0 reconnects 0 outputs 2 up 1d02:03:04
+///     1280x720 in 30.0 fps out 30.0 fps 2496/2500 kbit/s queue 0.2 s dropped 0 reconnects 0 outputs 2 up 1d02:03:04
+///
+/// "queue" is the longest output queue in seconds of media. Each output that is not up follows,
+/// named: `…; rtmp-1 down 14 s, 6 attempts: connection refused`.
 ///
 /// and, while placeholders stand in for the camera, starting with what is wrong, where an
 /// operator looks first: `[camera gone] 1280x720 in 30.0 fps …`. With sound, the AAC frames
@@ -37,8 +40,9 @@ struct StatusLine {
             if let problem = sound.trouble { trouble += "[audio \(problem)] " }
         }
         return "\(trouble)\(current.size) in \(Self.oneDecimal(fpsIn)) fps out \(Self.oneDecimal(fpsOut)) fps "
-            + "\(kbps)/\(current.targetKbps) kbit/s \(current.adaptedKbps.map { "abr \($0) " } ?? "")queue \(current.queuedPackets) dropped \(dropped) "
+            + "\(kbps)/\(current.targetKbps) kbit/s \(current.adaptedKbps.map { "abr \($0) " } ?? "")queue \(Self.oneDecimal(current.queueSeconds)) s dropped \(dropped) "
             + "reconnects \(current.reconnects) outputs \(current.outputs) \(audio)up \(Self.duration(uptimeSeconds))"
+            + current.outputsDown.map { "; \($0)" }.joined()
     }
 
     static func oneDecimal(_ value: Double) -> String {

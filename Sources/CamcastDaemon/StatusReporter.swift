@@ -1,6 +1,7 @@
 import Logging
 import Media
 import ServiceLifecycle
+import Telemetry
 
 /// Tells systemd when the pipeline runs (READY=1), then logs the one-line status and sends it as
 /// STATUS= every `status.interval_seconds`.
@@ -44,8 +45,36 @@ struct StatusReporter: Service {
             let uptime = Double(current.at.nanoseconds(since: control.startedAt)) / 1e9
             let line = StatusLine(previous: previous, current: current, uptimeSeconds: uptime).text
             logger.info("status \(line)")
-            notifier.status(line)
+            // systemctl status shows the line while all is well, and leads with what is wrong
+            // when an output or the camera is not: READY and the watchdog say nothing of that.
+            let report = control.telemetry.report()
+            notifier.status(report.healthProblems.isEmpty ? line : report.shortStatus)
             previous = current
+        }
+    }
+
+    /// SIGUSR1: everything /status has, as log lines (for a box without the HTTP endpoint).
+    static func logFullStatus(_ report: TelemetryReport, logger: Logger) {
+        let problems = report.healthProblems
+        logger.notice(
+            "status: \(problems.isEmpty ? "healthy" : "unhealthy")",
+            metadata: [
+                "summary": "\(report.shortStatus)", "version": "\(report.version)", "uptime_s": "\(Int(report.uptimeSeconds))",
+                "source": "\(report.facts.source)", "camera": "\(report.cameraTrouble ?? "live")",
+                "frames_captured": "\(report.framesCaptured)", "placeholder_frames": "\(report.placeholderFrames)",
+                "frames_encoded": "\(report.framesEncoded)", "bitrate_kbps": "\(report.configuredKbps)",
+                "adapted_kbps": "\(report.adaptedKbps)", "audio_frames": "\(report.audioFrames)", "xruns": "\(report.audioXruns)",
+                "problems": "\(problems.joined(separator: "; "))",
+            ])
+        for output in report.outputs {
+            logger.notice(
+                "status: output \(output.name)",
+                metadata: [
+                    "kind": "\(output.kind)", "target": "\(output.target)", "state": "\(output.phase.rawValue)",
+                    "for_s": "\(Int(output.secondsInPhase))", "attempts": "\(output.connectAttempts)",
+                    "failures": "\(output.failuresByReason.values.reduce(0, +))", "sent_bytes": "\(output.sentBytes)",
+                    "queue_s": "\(StatusLine.oneDecimal(output.queueSeconds))", "last_error": "\(output.lastError ?? "none")",
+                ])
         }
     }
 }

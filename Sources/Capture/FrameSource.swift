@@ -20,6 +20,8 @@ public protocol FrameSource: AnyObject, Sendable {
     var driverDroppedFrames: Int { get }
     /// Why the source sends placeholder frames instead of live ones ("camera gone"), nil while live.
     var placeholderReason: String? { get }
+    /// Placeholder frames sent so far (the slate while the camera is gone).
+    var placeholderFrames: Int { get }
 }
 
 extension FrameSource {
@@ -27,4 +29,5 @@ extension FrameSource {
     public var driverDroppedFrames: Int { 0 }
     /// Sources that cannot lose their input never stand in for it.
     public var placeholderReason: String? { nil }
+    public var placeholderFrames: Int { 0 }
 }

@@ -119,6 +119,30 @@ extension CamcastConfig {
                 .number("interval_seconds", \.status.intervalSeconds, 1...3600),
             ]),
             ("audio", audioFields),
+            ("http", [
+                ConfigField(key: "listen", expected: "HOST:PORT (loopback unless credentials_file is set), or empty to turn it off",
+                            defaultText: CamcastConfig.default.http.listen) { text, config in
+                    guard !text.isEmpty else {
+                        config.http.listen = ""
+                        return nil
+                    }
+                    var probe = HTTPConfig()
+                    probe.listen = text
+                    guard let address = probe.address, !address.host.isEmpty, (0...65535).contains(address.port) else {
+                        return "\(ValueText.quoted(text)) is not HOST:PORT (expected e.g. 127.0.0.1:9935, or empty to turn the endpoint off)"
+                    }
+                    config.http.listen = text
+                    return nil
+                },
+                ConfigField(key: "credentials_file", expected: "an absolute path to a file of user:password lines (mode 0600)",
+                            defaultText: "none") { text, config in
+                    guard text.hasPrefix("/"), text.count > 1 else {
+                        return "\(ValueText.quoted(text)) is not an absolute path (expected e.g. /etc/camcast/http-credentials)"
+                    }
+                    config.http.credentialsFile = text
+                    return nil
+                },
+            ]),
         ]
     }
 

@@ -22,6 +22,10 @@ public struct CamcastConfig: Sendable, Equatable {
     public var audio = AudioConfig()
     /// `overlay:` (OverlayConfig.swift): text and a clock on the picture; none by default.
     public var overlay = OverlayConfig()
+    /// `outputs[].name`: the names the file gives outputs (the others are named by kind and position).
+    public var outputNames: [OutputConfig: String] = [:]
+    /// `http:` (HTTPConfig.swift): the operator's endpoint.
+    public var http = HTTPConfig()
 
     public init(
         source: SourceConfig = SourceConfig(),

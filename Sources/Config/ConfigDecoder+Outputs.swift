@@ -10,12 +10,14 @@ extension ConfigDecoder {
         /// `record: DIR` and its options (ConfigDecoder+Record.swift).
         var record: (text: String?, at: SourceLocation)?
         var recordOptions: [(key: String, entry: (text: String?, at: SourceLocation))] = []
+        /// `name:` — how metrics, /status and the status line call the output.
+        var name: (text: String?, at: SourceLocation)?
         var at: SourceLocation?
         /// An unknown key was reported (`uri:`); "needs url or path" would only repeat it.
         var hadUnknownKey = false
     }
 
-    static let outputKeys = ["url", "path", "max_frames"] + recordKeys
+    static let outputKeys = ["url", "path", "max_frames", "name"] + recordKeys
     static let recordingExtensions = [".flv", ".h264", ".h265"]
 
     mutating func decodeOutputs(_ node: YAMLNode) {
@@ -65,6 +67,7 @@ extension ConfigDecoder {
             case "url": spec.url = entry
             case "path": spec.path = entry
             case "max_frames": spec.maxFrames = entry
+            case "name": spec.name = entry
             case "record": spec.record = entry
             default: spec.recordOptions.append((key, entry))
             }
@@ -77,6 +80,7 @@ extension ConfigDecoder {
     mutating func setOutputs(_ specs: [OutputSpec?]) {
         var outputs: [CamcastConfig.OutputConfig] = []
         var firstIndex: [CamcastConfig.OutputConfig: Int] = [:]
+        var names: [CamcastConfig.OutputConfig: String] = [:]
         for (index, spec) in specs.enumerated() {
             guard let spec, let output = output(index: index, spec) else { continue }
             if let earlier = firstIndex[output] {
@@ -91,8 +95,33 @@ extension ConfigDecoder {
             }
             firstIndex[output] = index
             outputs.append(output)
+            if let name = spec.name { setName(name, of: output, index: index, names: &names) }
         }
         config.outputs = outputs
+        config.outputNames = names
+    }
+
+    /// A name is a label value and part of URLs people type: short, lower case, unique.
+    private mutating func setName(
+        _ name: (text: String?, at: SourceLocation), of output: CamcastConfig.OutputConfig, index: Int,
+        names: inout [CamcastConfig.OutputConfig: String]
+    ) {
+        let keyPath = "outputs[\(index)].name"
+        guard let text = name.text, !text.isEmpty else {
+            report(keyPath, at: name.at, "has no value (expected a short name such as studio-youtube; leave the key out for rtmp-1, flv-1, …)")
+            return
+        }
+        let allowed = text.count <= 32 && text.first.map { $0.isASCII && ($0.isLowercase || $0.isNumber) } == true
+            && text.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "_") }
+        guard allowed else {
+            report(keyPath, at: name.at, "\(ValueText.quoted(text)) is not a name (expected up to 32 of a-z, 0-9, - and _, starting with a letter or digit)")
+            return
+        }
+        guard !names.values.contains(text) else {
+            report(keyPath, at: name.at, "\(ValueText.quoted(text)) names another output already; each name must be unique")
+            return
+        }
+        names[output] = text
     }
 
     private func outputText(_ output: CamcastConfig.OutputConfig) -> String {

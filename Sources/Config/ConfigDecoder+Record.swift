@@ -1,8 +1,8 @@
-/// `outputs: - record: DIR` and the keys beside it: `segment_seconds`, `name`, `max_age_seconds`,
+/// `outputs: - record: DIR` and the keys beside it: `segment_seconds`, `segment_name`, `max_age_seconds`,
 /// `max_bytes`, `min_free_bytes` (sizes as bytes or with a unit: `500M`, `2GiB`).
 extension ConfigDecoder {
     static let recordKeys = [
-        "record", "segment_seconds", "name", "max_age_seconds", "max_bytes", "min_free_bytes", "mode", "pre_seconds", "pre_bytes",
+        "record", "segment_seconds", "segment_name", "max_age_seconds", "max_bytes", "min_free_bytes", "mode", "pre_seconds", "pre_bytes",
         "post_seconds",
     ]
     static let outageKeys: Set<String> = ["pre_seconds", "pre_bytes", "post_seconds"]
@@ -33,7 +33,7 @@ extension ConfigDecoder {
                 case .value(let seconds): config.segmentSeconds = seconds
                 case .problem(let message): report(keyPath, at: entry.at, message); valid = false
                 }
-            case "name":
+            case "segment_name":
                 if let problem = Self.namePatternProblem(text) {
                     report(keyPath, at: entry.at, problem)
                     valid = false

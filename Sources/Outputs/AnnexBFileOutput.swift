@@ -2,6 +2,7 @@ import Encoder
 import Logging
 import Media
 import Synchronization
+import Telemetry
 
 /// Writes the stream to a raw `.h264` or `.h265` file (Annex-B), optionally only its first `maxFrames`
 /// pictures, from a thread of its own (`OutputWorker`). Like every output it muxes the
@@ -14,17 +15,20 @@ package final class AnnexBFileOutput: StreamOutput {
     private let failed = Atomic<Bool>(false)
     private let logger: Logger
     private let onFailure: @Sendable (OutputFailure) -> Void
+    /// Bytes written, for the operator's view.
+    private let meter: OutputMeter?
     private let worker: OutputWorker
 
     package init(
         path: String, frameLimit: Int?, logger: Logger, requestKeyframe: @escaping @Sendable () -> Void = {},
-        onFailure: @escaping @Sendable (OutputFailure) -> Void
+        onFailure: @escaping @Sendable (OutputFailure) -> Void, meter: OutputMeter? = nil
     ) {
         self.path = path
         name = path
         self.frameLimit = frameLimit
         self.logger = logger
         self.onFailure = onFailure
+        self.meter = meter
         worker = OutputWorker(maxSpanMilliseconds: OutputWorker.fileQueueMilliseconds, requestKeyframe: requestKeyframe)
     }
 
@@ -38,6 +42,7 @@ package final class AnnexBFileOutput: StreamOutput {
             throw OutputFailure(output: path, reason: "\(error)")
         }
         logger.info("writing Annex-B file", metadata: ["path": "\(path)"])
+        meter?.enter(.writing)
     }
 
     package func write(_ packet: MediaPacket) {
@@ -51,6 +56,7 @@ package final class AnnexBFileOutput: StreamOutput {
         guard !failed.load(ordering: .relaxed), let writer = writer.withLock({ $0 }) else { return }
         do {
             try writer.write(packet)
+            meter?.sentBytes.add(packet.units.reduce(0) { $0 + 4 + $1.count }, ordering: .relaxed)
         } catch {
             failed.store(true, ordering: .relaxed)
             writer.close()
@@ -59,6 +65,7 @@ package final class AnnexBFileOutput: StreamOutput {
     }
 
     package func finish(endTime: Int64, drainSeconds: Double) {
+        defer { meter?.enter(.stopped) }
         worker.stop(drainSeconds: drainSeconds)
         writer.withLock { $0 }?.close()
     }
@@ -67,6 +74,7 @@ package final class AnnexBFileOutput: StreamOutput {
         guard let writer = writer.withLock({ $0 }) else { return OutputStatistics() }
         return OutputStatistics(
             queuedPackets: worker.queue.count, droppedFrames: worker.queue.droppedFrames.load(ordering: .relaxed),
-            sentFrames: writer.framesWritten, isComplete: writer.isFull)
+            sentFrames: writer.framesWritten, isComplete: writer.isFull,
+            queuedMilliseconds: Int(worker.queue.spanMilliseconds))
     }
 }

@@ -2,6 +2,7 @@ import FLV
 import Logging
 import Media
 import Synchronization
+import Telemetry
 
 /// Writes the stream to an `.flv` file from a thread of its own (`OutputWorker`), so a slow or
 /// stuck disk never holds up the encoder or the other outputs.
@@ -30,6 +31,8 @@ package final class FLVFileOutput: StreamOutput {
     private let state: Mutex<State>
     private let logger: Logger
     private let onFailure: @Sendable (OutputFailure) -> Void
+    /// Bytes written, for the operator's view.
+    private let meter: OutputMeter?
     private let worker: OutputWorker
 
     /// `queueMilliseconds` of media may wait for the disk before frames are dropped up to a
@@ -37,7 +40,7 @@ package final class FLVFileOutput: StreamOutput {
     package init(
         path: String, metadata: FLVTag, hasAudio: Bool = false, logger: Logger,
         queueMilliseconds: Int64 = OutputWorker.fileQueueMilliseconds,
-        requestKeyframe: @escaping @Sendable () -> Void = {}, onFailure: @escaping @Sendable (OutputFailure) -> Void
+        requestKeyframe: @escaping @Sendable () -> Void = {}, onFailure: @escaping @Sendable (OutputFailure) -> Void, meter: OutputMeter? = nil
     ) {
         self.path = path
         self.hasAudio = hasAudio
@@ -45,6 +48,7 @@ package final class FLVFileOutput: StreamOutput {
         state = Mutex(State(muxer: FLVPacketMuxer(metadata: metadata)))
         self.logger = logger
         self.onFailure = onFailure
+        self.meter = meter
         worker = OutputWorker(maxSpanMilliseconds: queueMilliseconds, requestKeyframe: requestKeyframe)
     }
 
@@ -70,6 +74,7 @@ package final class FLVFileOutput: StreamOutput {
             logger.notice("FLV file exists; recording to a new name", metadata: ["path": "\(path)", "new": "\(actual)"])
         }
         logger.info("writing FLV file", metadata: ["path": "\(actual)"])
+        meter?.enter(.writing)
     }
 
     package func write(_ packet: MediaPacket) {
@@ -91,6 +96,7 @@ package final class FLVFileOutput: StreamOutput {
                 let tags = try state.muxer.tags(for: packet)
                 for tag in tags {
                     try writer.write(tag)
+                    meter?.sentBytes.add(Int(tag.sizeWithoutTrailer) + 4, ordering: .relaxed)
                 }
                 if !tags.isEmpty {
                     state.epoch = epoch
@@ -125,10 +131,11 @@ package final class FLVFileOutput: StreamOutput {
     package var statistics: OutputStatistics {
         OutputStatistics(
             queuedPackets: worker.queue.count, droppedFrames: worker.queue.droppedFrames.load(ordering: .relaxed),
-            sentFrames: state.withLock { $0.sentFrames })
+            sentFrames: state.withLock { $0.sentFrames }, queuedMilliseconds: Int(worker.queue.spanMilliseconds))
     }
 
     package func finish(endTime: Int64, drainSeconds: Double) {
+        defer { meter?.enter(.stopped) }
         // What is queued goes to the disk first (a local write is quick; a stuck disk is bounded).
         if !worker.stop(drainSeconds: drainSeconds) {
             logger.error("FLV writes did not finish in time; closing the file where it stands", metadata: ["path": "\(path)"])

@@ -1,3 +1,5 @@
+import Telemetry
+
 /// What an output tells the status line. Outputs without a queue (files) report zeros.
 package struct OutputStatistics: Sendable, Equatable {
     /// Packets waiting to be sent.
@@ -13,11 +15,14 @@ package struct OutputStatistics: Sendable, Equatable {
     /// The output did all it was asked to (an `.h264` output with `max_frames` that has them):
     /// its rate no longer says anything about the stream.
     package var isComplete = false
+    /// Media waiting to be sent, in milliseconds of capture time.
+    package var queuedMilliseconds = 0
 
     package init(
         queuedPackets: Int = 0, droppedFrames: Int = 0, discardedFrames: Int = 0, reconnects: Int = 0, sentFrames: Int = 0,
-        isComplete: Bool = false
+        isComplete: Bool = false, queuedMilliseconds: Int = 0
     ) {
+        self.queuedMilliseconds = queuedMilliseconds
         self.queuedPackets = queuedPackets
         self.droppedFrames = droppedFrames
         self.discardedFrames = discardedFrames
@@ -34,3 +39,12 @@ package struct OutputStatistics: Sendable, Equatable {
     }
 }
 
+
+extension OutputStatistics {
+    /// The figures the registry reads from the output at report time.
+    package var probe: OutputProbe {
+        OutputProbe(
+            queuedPackets: queuedPackets, queuedMilliseconds: queuedMilliseconds, droppedCongestion: droppedFrames,
+            droppedDisconnected: discardedFrames, reconnects: reconnects, sentFrames: sentFrames, isComplete: isComplete)
+    }
+}

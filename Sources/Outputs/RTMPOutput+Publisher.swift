@@ -2,6 +2,7 @@ import FLV
 import Logging
 import Media
 import RTMP
+import Telemetry
 
 extension RTMPOutput {
     /// How one connection ended.
@@ -28,6 +29,8 @@ extension RTMPOutput {
             // A stop during the wait lands here: no connection is opened (issue 14 #2).
             guard state.withLock({ if case .connecting = $0 { return true } else { return false } }) else { return }
             attempts.add(1, ordering: .relaxed)
+            meter.attemptStarted()
+            meter.enter(.connecting)
             let publisher = makePublisher()
             guard state.withLock({ $0.attempting(with: publisher) }) else { return }
             do throws(RTMPError) {
@@ -38,12 +41,14 @@ extension RTMPOutput {
                 queue.suspend()
                 suspended = true
                 failures += 1
+                meter.attemptFailed(reason: error.metricReason, message: error.description)
                 if policy.givesUp(after: failures) {
                     let reason = policy.isEnabled ? "gave up after \(failures) attempts: \(error)" : error.description
                     fail(OutputFailure(output: name, reason: reason))
                     return
                 }
                 guard state.withLock({ $0.attemptFailed() }) else { return }
+                meter.enter(.retrying)
                 let sinceCut = ownCutAt.map { Double(MonotonicTime.now().nanoseconds(since: $0)) / 1e9 }
                 let delay = schedule.delay(after: ReconnectSchedule.failure(for: error.failureKind, secondsSinceOwnCut: sinceCut))
                 logger.warning(
@@ -64,6 +69,7 @@ extension RTMPOutput {
                 return
             }
             connections += 1
+            meter.enter(.streaming)
             if connections > 1 {
                 reconnects.add(1, ordering: .relaxed)
                 logger.notice("RTMP reconnected", metadata: ["url": "\(url)", "after_attempts": "\(failures)"])
@@ -91,6 +97,7 @@ extension RTMPOutput {
                 return
             }
             guard state.withLock({ $0.lost() }) else { return }
+            meter.enter(.retrying, error: "connection lost: \(error)")
             let delay = schedule.delay(after: .lost(afterSeconds: upSeconds))
             logger.warning(
                 "RTMP connection lost, reconnecting",
@@ -130,6 +137,7 @@ extension RTMPOutput {
             do throws(RTMPError) {
                 for tag in tags {
                     try publisher.send(RTMPMediaMessage(tag))
+                    meter.sentBytes.add(tag.body.count, ordering: .relaxed)
                 }
             } catch {
                 publisher.close()
@@ -158,6 +166,7 @@ extension RTMPOutput {
     /// Ends this output for good and tells the pipeline.
     private func fail(_ failure: OutputFailure) {
         guard state.withLock({ $0.fail("\(failure)") }) else { return }
+        meter.enter(.failed, error: failure.reason)
         queue.close()
         queue.discardAll()
         onFailure(failure)

@@ -5,6 +5,7 @@ import Media
 import RTMP
 import RTMPAddress
 import Synchronization
+import Telemetry
 
 /// Publishes the stream to one RTMP server from a dedicated publisher thread, and keeps it
 /// published: a failed or lost connection is retried (`ReconnectSchedule`), and a watchdog
@@ -53,15 +54,18 @@ package final class RTMPOutput: StreamOutput {
     let attempts = Atomic<Int>(0)
     /// Video frames handed to the socket.
     let sentFrames = Atomic<Int>(0)
+    /// Where the operator's view reads this output (phase, attempts, failures by reason, bytes).
+    package let meter: OutputMeter
 
     package init(
         url: RTMPURL, options: RTMPPublisherOptions, reconnect: ReconnectPolicy, metadata: FLVTag,
         queueMilliseconds: Int64, bitrateKbps: Int, logger: Logger,
         requestKeyframe: @escaping @Sendable () -> Void, onFailure: @escaping @Sendable (OutputFailure) -> Void,
-        latency: LatencyRecorder? = nil, makePublisher: StreamPublisherFactory? = nil
+        latency: LatencyRecorder? = nil, makePublisher: StreamPublisherFactory? = nil, meter: OutputMeter? = nil
     ) {
         self.url = url
         name = url.redacted
+        self.meter = meter ?? OutputMeter(name: "rtmp", kind: "rtmp", target: url.redacted)
         let options = Self.transportOptions(options, bitrateKbps: bitrateKbps)
         self.options = options
         policy = reconnect
@@ -93,7 +97,8 @@ package final class RTMPOutput: StreamOutput {
         OutputStatistics(
             queuedPackets: queue.count, droppedFrames: queue.droppedFrames.load(ordering: .relaxed),
             discardedFrames: queue.discardedFrames.load(ordering: .relaxed),
-            reconnects: reconnects.load(ordering: .relaxed), sentFrames: sentFrames.load(ordering: .relaxed))
+            reconnects: reconnects.load(ordering: .relaxed), sentFrames: sentFrames.load(ordering: .relaxed),
+            queuedMilliseconds: Int(queue.spanMilliseconds))
     }
 
     /// The live connection as the kernel sees it, for adaptive bitrate; nil while connecting,
@@ -154,6 +159,7 @@ package final class RTMPOutput: StreamOutput {
             return (false, connecting)
         }
         connecting?.cancelConnect()
+        meter.enter(draining ? .draining : .stopped)
         queue.close()
         // A drain may overrun its deadline by one blocked send, which the watchdog cuts after
         // the send timeout; anything else ends within a moment.
@@ -165,6 +171,7 @@ package final class RTMPOutput: StreamOutput {
             logger.warning("RTMP output still inside librtmp; leaving it to close by itself", metadata: ["url": "\(url)"])
             detachThreads()
         }
+        meter.enter(.stopped)
         let counters = statistics
         logger.info(
             "RTMP output ended",

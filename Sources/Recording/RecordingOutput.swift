@@ -62,7 +62,7 @@ package final class RecordingOutput: StreamOutput {
         logger.info(
             "recording MP4 segments",
             metadata: [
-                "directory": "\(settings.directory)", "segment_seconds": "\(settings.segmentSeconds)", "name": "\(settings.namePattern)",
+                "directory": "\(settings.directory)", "segment_seconds": "\(settings.segmentSeconds)", "segment_name": "\(settings.namePattern)",
                 "mode": "\(settings.outage == nil ? "continuous" : "outage")",
             ])
     }

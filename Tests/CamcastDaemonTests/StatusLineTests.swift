@@ -27,7 +27,7 @@ import Testing
         let current = snapshot(atSeconds: 110, captured: 3300, encoded: 3289, bytes: 13_125_000)
         let line = StatusLine(previous: previous, current: current, uptimeSeconds: 93784).text
         #expect(
-            line == "1280x720 in 30.0 fps out 29.9 fps 2500/2500 kbit/s queue 4 dropped 8 reconnects 1 outputs 2 up 1d02:03:04")
+            line == "1280x720 in 30.0 fps out 29.9 fps 2500/2500 kbit/s queue 0.0 s dropped 8 reconnects 1 outputs 2 up 1d02:03:04")
     }
 
     @Test func placeholdersLeadTheLineAndDriverDropsCountAsDropped() {
@@ -37,7 +37,7 @@ import Testing
         current.placeholderReason = "camera gone"
         let line = StatusLine(previous: previous, current: current, uptimeSeconds: 5).text
         #expect(
-            line == "[camera gone] 1280x720 in 30.0 fps out 29.9 fps 2500/2500 kbit/s queue 4 dropped 15 reconnects 1 outputs 2 up 0:00:05")
+            line == "[camera gone] 1280x720 in 30.0 fps out 29.9 fps 2500/2500 kbit/s queue 0.0 s dropped 15 reconnects 1 outputs 2 up 0:00:05")
     }
 
     @Test func adaptiveBitrateShowsTheBitrateInUse() {
@@ -46,7 +46,7 @@ import Testing
         current.adaptedKbps = 500
         let line = StatusLine(previous: previous, current: current, uptimeSeconds: 5).text
         #expect(
-            line == "1280x720 in 30.0 fps out 29.9 fps 520/2500 kbit/s abr 500 queue 4 dropped 8 reconnects 1 outputs 2 up 0:00:05")
+            line == "1280x720 in 30.0 fps out 29.9 fps 520/2500 kbit/s abr 500 queue 0.0 s dropped 8 reconnects 1 outputs 2 up 0:00:05")
     }
 
     @Test func audioFiguresFollowTheOutputsAndADeviceProblemLeads() {
@@ -55,7 +55,7 @@ import Testing
         previous.audio = PipelineSnapshot.Audio(frames: 1000, xruns: 1, trouble: nil)
         current.audio = PipelineSnapshot.Audio(frames: 1469, xruns: 2, trouble: nil)
         let line = StatusLine(previous: previous, current: current, uptimeSeconds: 5).text
-        #expect(line == "1280x720 in 30.0 fps out 29.9 fps 2500/2500 kbit/s queue 4 dropped 8 reconnects 1 outputs 2 audio 46.9/s xruns 2 up 0:00:05")
+        #expect(line == "1280x720 in 30.0 fps out 29.9 fps 2500/2500 kbit/s queue 0.0 s dropped 8 reconnects 1 outputs 2 audio 46.9/s xruns 2 up 0:00:05")
         current.audio?.trouble = "silenced: device unplugged"
         let gone = StatusLine(previous: previous, current: current, uptimeSeconds: 5).text
         #expect(gone.hasPrefix("[audio silenced: device unplugged] 1280x720 in 30.0 fps"), "\(gone)")

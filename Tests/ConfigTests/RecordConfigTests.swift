@@ -9,7 +9,7 @@ import Testing
                   - url: rtmp://example.com/live/k
                   - record: /var/lib/camcast/recordings
                     segment_seconds: 300
-                    name: "%Y/%m/%d/%H%M%S%z.mp4"
+                    segment_name: "%Y/%m/%d/%H%M%S%z.mp4"
                     max_age_seconds: 604800
                     max_bytes: 20G
                     min_free_bytes: 512MiB
@@ -29,9 +29,9 @@ import Testing
     @Test(arguments: [
         ("    segment_seconds: 0", "outputs[0].segment_seconds"),
         ("    max_bytes: lots", "outputs[0].max_bytes"),
-        ("    name: ../escape-%s.mp4", "outputs[0].name"),
-        ("    name: /abs/%s.mp4", "outputs[0].name"),
-        ("    name: fixed.mp4", "outputs[0].name"),
+        ("    segment_name: ../escape-%s.mp4", "outputs[0].segment_name"),
+        ("    segment_name: /abs/%s.mp4", "outputs[0].segment_name"),
+        ("    segment_name: fixed.mp4", "outputs[0].segment_name"),
         ("    url: rtmp://example.com/live/k", "outputs[0]"),
     ])
     func badRecordKeysAreReportedWhereTheyStand(_ line: String, _ keyPath: String) throws {

@@ -1,0 +1,112 @@
+import Prometheus
+import Telemetry
+
+/// Turns one `TelemetryReport` into the Prometheus text format through swift-prometheus.
+///
+/// A fresh `PrometheusCollectorRegistry` per scrape: Camcast's own registry holds absolute
+/// values and the series set follows the outputs in force, so rebuilding is simpler and exact
+/// (no deltas, no unregistering after a reload) and costs microseconds at any sane scrape rate.
+/// Names follow Prometheus' naming guide: one `camcast_` prefix, base units, `_total` counters.
+enum MetricsExporter {
+    /// Why an attempt failed: the fixed `reason` label set of connect failures (see
+    /// `RTMPError.metricReason`); every RTMP output has every series from the start, so that
+    /// `rate()` and `increase()` see the first failure.
+    static let failureReasons = [
+        "dns", "refused", "timeout", "connect_failed", "handshake", "rejected", "auth", "tls", "certificate", "protocol",
+        "lost", "other",
+    ]
+
+    /// The whole name in `metricName`: the names here are written out, as the naming guide spells them.
+    private static func descriptor(_ name: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
+    }
+
+    static func text(for report: TelemetryReport, process: ProcessFacts) -> String {
+        let registry = PrometheusCollectorRegistry()
+        func gauge(_ name: String, _ help: String, _ labels: [(String, String)] = [], _ value: Double) {
+            registry.makeGauge(descriptor: descriptor(name, help), labels: labels).set(value)
+        }
+        func counter(_ name: String, _ help: String, _ labels: [(String, String)] = [], _ value: Int) {
+            registry.makeCounter(descriptor: descriptor(name, help), labels: labels).increment(by: Int64(value))
+        }
+        func counter(_ name: String, _ help: String, _ labels: [(String, String)] = [], seconds: Double) {
+            registry.makeCounter(descriptor: descriptor(name, help), labels: labels).increment(by: seconds)
+        }
+        gauge("camcast_build_info", "Camcast's version; always 1.", [("version", report.version)], 1)
+        gauge("camcast_pipeline_running", "1 while the pipeline runs.", [], report.facts.running ? 1 : 0)
+        // Capture.
+        let live = max(0, report.framesCaptured - report.placeholderFrames)
+        counter("camcast_capture_frames_total", "Frames the source delivered, by kind.", [("kind", "live")], live)
+        counter("camcast_capture_frames_total", "Frames the source delivered, by kind.", [("kind", "placeholder")], report.placeholderFrames)
+        counter("camcast_capture_dropped_frames_total", "Frames lost before the encoder, by reason.", [("reason", "driver")], report.droppedByDriver)
+        counter("camcast_capture_dropped_frames_total", "Frames lost before the encoder, by reason.", [("reason", "encoder_busy")], report.skippedAtSource)
+        gauge("camcast_camera_online", "1 while the camera delivers pictures (not the placeholder).", [], report.cameraOnline ? 1 : 0)
+        // Encoder.
+        counter("camcast_encoder_frames_total", "Pictures the encoder produced.", [], report.framesEncoded)
+        counter("camcast_encoder_keyframes_total", "Keyframes (IDR) the encoder produced.", [], report.keyframes)
+        counter("camcast_encoder_bytes_total", "Bytes the encoder produced.", [], report.encodedBytes)
+        counter("camcast_encoder_encode_seconds_total", "Time spent encoding pictures.", [], seconds: report.encodeSeconds)
+        // Base units: bytes per second (kbit/s × 1000 / 8).
+        let configured = Double(report.configuredKbps) * 125
+        gauge("camcast_encoder_configured_bitrate_bytes_per_second", "The configured video bitrate.", [], configured)
+        let current = report.adaptedKbps > 0 ? Double(report.adaptedKbps) * 125 : configured
+        gauge("camcast_encoder_bitrate_bytes_per_second", "The bitrate the encoder runs at now (adaptive bitrate may lower it).", [], current)
+        // Sound.
+        if report.hasAudio {
+            counter("camcast_audio_frames_total", "AAC frames encoded.", [], report.audioFrames)
+            counter("camcast_audio_xruns_total", "Capture overruns of the audio device.", [], report.audioXruns)
+            gauge("camcast_audio_source_online", "1 while the audio source delivers sound.", [], report.audioTrouble == nil ? 1 : 0)
+        }
+        for output in report.outputs { export(output, gauge: gauge, counter: counter) }
+        exportProcess(process, registry: registry)
+        return registry.emitToString()
+    }
+
+    private static func export(
+        _ output: OutputReading, gauge: (String, String, [(String, String)], Double) -> Void,
+        counter: (String, String, [(String, String)], Int) -> Void
+    ) {
+        let labels = [("output", output.name), ("kind", output.kind)]
+        gauge("camcast_output_up", "1 while the output streams or writes.", labels, output.up ? 1 : 0)
+        for phase in OutputPhase.allCases {
+            gauge("camcast_output_state", "The output's state: 1 for the current one.", labels + [("state", phase.rawValue)], phase == output.phase ? 1 : 0)
+        }
+        gauge("camcast_output_state_since_seconds", "Unix time the output entered its current state.", labels, output.sinceUnixSeconds)
+        counter("camcast_output_sent_bytes_total", "Bytes sent to the server or written to the file.", labels, output.sentBytes)
+        counter("camcast_output_sent_frames_total", "Video frames sent or written.", labels, output.sentFrames)
+        gauge("camcast_output_queue_seconds", "Media waiting in the output's queue.", labels, output.queueSeconds)
+        counter(
+            "camcast_output_dropped_frames_total", "Frames the output dropped, by reason.", labels + [("reason", "congestion")],
+            output.droppedCongestion)
+        counter(
+            "camcast_output_dropped_frames_total", "Frames the output dropped, by reason.", labels + [("reason", "disconnected")],
+            output.droppedDisconnected)
+        guard output.kind == "rtmp" else { return }
+        counter("camcast_output_connect_attempts_total", "Connection attempts started.", labels, output.connectAttempts)
+        for reason in failureReasons {
+            counter(
+                "camcast_output_connect_failures_total", "Failed connection attempts and lost connections, by reason.",
+                labels + [("reason", reason)], output.failuresByReason[reason] ?? 0)
+        }
+        counter("camcast_output_reconnects_total", "Connections made after the first one.", labels, output.reconnects)
+        gauge(
+            "camcast_output_last_publish_time_seconds", "Unix time of the last successful publish; 0 before the first.", labels,
+            output.lastPublishUnixSeconds)
+    }
+
+    private static func exportProcess(_ process: ProcessFacts, registry: PrometheusCollectorRegistry) {
+        registry.makeCounter(descriptor: descriptor("process_cpu_seconds_total", "Total user and system CPU time spent in seconds."), labels: [])
+            .increment(by: process.cpuSeconds)
+        let gauges: [(String, String, Double)] = [
+            ("process_start_time_seconds", "Start time of the process since unix epoch in seconds.", process.startTimeSeconds),
+            ("process_resident_memory_bytes", "Resident memory size in bytes.", process.residentBytes),
+            ("process_virtual_memory_bytes", "Virtual memory size in bytes.", process.virtualBytes),
+            ("process_open_fds", "Number of open file descriptors.", process.openFileDescriptors),
+            ("process_max_fds", "Maximum number of open file descriptors.", process.maxFileDescriptors),
+            ("process_threads", "Number of OS threads in the process.", process.threads),
+        ]
+        for (name, help, value) in gauges {
+            registry.makeGauge(descriptor: descriptor(name, help), labels: []).set(value)
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import ServiceLifecycle
+import Synchronization
+
+/// The operator's HTTP endpoint as a Service of the daemon's group: listens where `http.listen`
+/// says, answers from `StatusEndpoints`, and rebinds when a reload changes the address.
+///
+/// Runs on an event loop of its own (one thread), never on the capture, encoder or output
+/// threads; it reads the registry's atomics and small locks only.
+public final class StatusHTTPServer: Service, Sendable {
+    public struct Listen: Sendable, Equatable {
+        public var host: String
+        public var port: Int
+        public var credentials: BasicCredentials?
+
+        public init(host: String, port: Int, credentials: BasicCredentials?) {
+            self.host = host
+            self.port = port
+            self.credentials = credentials
+        }
+    }
+
+    /// At most this many connections at once; more are closed as they come.
+    static let connectionLimit = 64
+    /// A connection that sends no byte for this long is closed (idle keep-alive, slowloris).
+    static let idleSeconds: Int64 = 10
+
+    private let endpoints: StatusEndpoints
+    private let logger: Logger
+    private let listen: Mutex<Listen?>
+    private let changes: AsyncStream<Void>
+    private let changed: AsyncStream<Void>.Continuation
+    /// The address actually bound (port 0 picks one), for tests and the log.
+    public let boundPort = Atomic<Int>(0)
+
+    public init(listen: Listen?, endpoints: StatusEndpoints, logger: Logger) {
+        self.listen = Mutex(listen)
+        self.endpoints = endpoints
+        self.logger = logger
+        (changes, changed) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// A reload's new settings: credentials apply to the next request; a new address rebinds.
+    public func apply(_ new: Listen?) {
+        let rebind = listen.withLock { current -> Bool in
+            defer { current = new }
+            return current?.host != new?.host || current?.port != new?.port
+        }
+        if rebind { changed.yield() }
+    }
+
+    public func run() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        await cancelWhenGracefulShutdown {
+            var iterator = self.changes.makeAsyncIterator()
+            while !Task.isCancelled {
+                let channel = await self.bind(on: group)
+                // Until a reload changes the address or the group shuts down.
+                _ = await iterator.next()
+                try? await channel?.close()
+                self.boundPort.store(0, ordering: .relaxed)
+            }
+        }
+        try? await group.shutdownGracefully()
+    }
+
+    private func bind(on group: MultiThreadedEventLoopGroup) async -> (any Channel)? {
+        guard let address = listen.withLock({ $0 }) else { return nil }
+        let limiter = ConnectionLimiter(limit: Self.connectionLimit)
+        let credentials: @Sendable () -> BasicCredentials? = { [self] in listen.withLock { $0?.credentials } }
+        let endpoints = self.endpoints
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 128)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                guard limiter.admit(channel) else { return channel.close() }
+                return channel.eventLoop.makeCompletedFuture {
+                    let sync = channel.pipeline.syncOperations
+                    try sync.addHandler(IdleStateHandler(readTimeout: .seconds(Self.idleSeconds)))
+                    try sync.configureHTTPServerPipeline(withErrorHandling: true)
+                    try sync.addHandler(StatusHTTPHandler(endpoints: endpoints, credentials: credentials))
+                }
+            }
+            .childChannelOption(.maxMessagesPerRead, value: 1)
+        do {
+            let channel = try await bootstrap.bind(host: address.host, port: address.port).get()
+            let port = channel.localAddress?.port ?? address.port
+            boundPort.store(port, ordering: .relaxed)
+            logger.info("http: listening", metadata: ["address": "\(address.host):\(port)", "auth": "\(address.credentials != nil ? "basic" : "none")"])
+            return channel
+        } catch {
+            // A monitoring clash (a second instance on the default port) must not take a camera off
+            // the air: the stream goes on; the message names the key to change.
+            logger.warning(
+                "http: cannot listen on http.listen \(address.host):\(address.port) (another camcast instance? give each its own port); the stream goes on without the endpoint",
+                metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+}

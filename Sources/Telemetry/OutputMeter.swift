@@ -1,0 +1,104 @@
+import Synchronization
+
+/// Every counter and gauge of one output, written by the output's own threads and read by
+/// whoever reports (status line, STATUS=, /status, /metrics). Lock-free counters; the phase, its
+/// start and the last error change together under one small lock that is never held across I/O.
+public final class OutputMeter: Sendable {
+    /// Stable, low-cardinality name: the config's `name`, or kind and position (`rtmp-1`).
+    public let name: String
+    /// `rtmp`, `flv` or `annexb`.
+    public let kind: String
+    /// Where it goes, safe to show: an RTMP URL with its stream key masked and no query, or a path.
+    public let target: String
+
+    /// Bytes handed to the socket or written to the file.
+    public let sentBytes = Atomic<Int>(0)
+    /// Connection attempts started (the first included).
+    public let connectAttempts = Atomic<Int>(0)
+    /// Wall-clock time (Unix ms) of the last successful publish; 0 before the first.
+    public let lastPublishUnixMilliseconds = Atomic<Int>(0)
+    /// Reads the figures the output's queue keeps itself (depth, drops), at report time, as a
+    /// Prometheus collector does: the queue's own lock, never one held across I/O.
+    private let probe = Mutex<(@Sendable () -> OutputProbe)?>(nil)
+    private let life: Mutex<Life>
+
+    struct Life {
+        var phase: OutputPhase
+        var sinceUnixMilliseconds: Int
+        var sinceMonotonic: ContinuousClock.Instant
+        var lastError: String?
+        /// Failed connect attempts by reason (a short fixed word, see `ConnectFailure`).
+        var failures: [String: Int] = [:]
+        /// Attempts since the output was last up, for the status line.
+        var attemptsSinceUp = 0
+        /// When it last stopped being up (or was made): "down 14 s" counts from here.
+        var downSince: ContinuousClock.Instant
+    }
+
+    public init(name: String, kind: String, target: String) {
+        self.name = name
+        self.kind = kind
+        self.target = target
+        life = Mutex(Life(phase: .starting, sinceUnixMilliseconds: WallClock.nowMilliseconds(), sinceMonotonic: .now, downSince: .now))
+    }
+
+    /// The output entered `phase`; the time is kept only when the phase changes.
+    public func enter(_ phase: OutputPhase, error: String? = nil) {
+        life.withLock { life in
+            // Failed is the end: a stop afterwards does not make it look clean.
+            if life.phase == .failed { return }
+            if life.phase != phase {
+                if life.phase.isUp && !phase.isUp { life.downSince = .now }
+                life.phase = phase
+                life.sinceUnixMilliseconds = WallClock.nowMilliseconds()
+                life.sinceMonotonic = .now
+            }
+            if let error { life.lastError = error }
+            if phase.isUp { life.attemptsSinceUp = 0 }
+        }
+        if phase == .streaming { lastPublishUnixMilliseconds.store(WallClock.nowMilliseconds(), ordering: .relaxed) }
+    }
+
+    /// A connection attempt starts.
+    public func attemptStarted() {
+        connectAttempts.add(1, ordering: .relaxed)
+        life.withLock { $0.attemptsSinceUp += 1 }
+    }
+
+    /// A connection attempt failed: counted by `reason` (a short fixed word, a label value), and
+    /// `message` (already free of the stream key) becomes the last error.
+    public func attemptFailed(reason: String, message: String) {
+        life.withLock { life in
+            life.failures[reason, default: 0] += 1
+            life.lastError = message
+        }
+    }
+
+    public func setProbe(_ read: @escaping @Sendable () -> OutputProbe) {
+        probe.withLock { $0 = read }
+    }
+
+    /// The figures as of now.
+    public func reading() -> OutputReading {
+        let life = life.withLock { $0 }
+        let queue = probe.withLock { $0 }?() ?? OutputProbe()
+        // A file output that did all it was asked to is complete, not merely writing.
+        let phase = queue.isComplete && life.phase == .writing ? OutputPhase.complete : life.phase
+        return OutputReading(
+            name: name, kind: kind, target: target, phase: phase, up: phase.isUp,
+            sinceUnixSeconds: Double(life.sinceUnixMilliseconds) / 1000,
+            secondsInPhase: Self.seconds(since: life.sinceMonotonic),
+            secondsDown: phase.isUp ? 0 : Self.seconds(since: life.downSince), lastError: life.lastError,
+            attemptsSinceUp: life.attemptsSinceUp, connectAttempts: connectAttempts.load(ordering: .relaxed),
+            failuresByReason: life.failures, reconnects: queue.reconnects,
+            sentBytes: sentBytes.load(ordering: .relaxed), sentFrames: queue.sentFrames,
+            droppedCongestion: queue.droppedCongestion, droppedDisconnected: queue.droppedDisconnected,
+            queueSeconds: Double(queue.queuedMilliseconds) / 1000, queuedPackets: queue.queuedPackets,
+            lastPublishUnixSeconds: Double(lastPublishUnixMilliseconds.load(ordering: .relaxed)) / 1000)
+    }
+
+    static func seconds(since instant: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - instant
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,25 @@
+/// Where one output is in its life, as an operator reads it. One Prometheus series per phase
+/// (`camcast_output_state{state="…"}`), so every name here is part of the metrics' contract.
+public enum OutputPhase: String, Sendable, CaseIterable, Codable {
+    /// Not started yet.
+    case starting
+    /// A connection attempt is under way (RTMP).
+    case connecting
+    /// Publishing to the server (RTMP).
+    case streaming
+    /// Waiting before the next attempt after a failure (RTMP).
+    case retrying
+    /// Sending what is queued before the end (a stop).
+    case draining
+    /// Writing a file.
+    case writing
+    /// A file output did all it was asked to (`max_frames`).
+    case complete
+    /// Ended for good after a failure its policy does not retry.
+    case failed
+    /// Ended by a stop.
+    case stopped
+
+    /// Whether the output does its job now: the one truth behind `up`, `/healthz` and the status line.
+    public var isUp: Bool { self == .streaming || self == .writing || self == .complete || self == .draining }
+}

@@ -1,0 +1,35 @@
+/// One output's figures at one moment: what /status shows and /metrics exports.
+public struct OutputReading: Sendable, Equatable, Codable {
+    public var name: String
+    public var kind: String
+    public var target: String
+    public var phase: OutputPhase
+    public var up: Bool
+    public var sinceUnixSeconds: Double
+    public var secondsInPhase: Double
+    /// Since it was last up (or made); 0 while up.
+    public var secondsDown: Double
+    public var lastError: String?
+    public var attemptsSinceUp: Int
+    public var connectAttempts: Int
+    public var failuresByReason: [String: Int]
+    public var reconnects: Int
+    public var sentBytes: Int
+    public var sentFrames: Int
+    public var droppedCongestion: Int
+    public var droppedDisconnected: Int
+    public var queueSeconds: Double
+    public var queuedPackets: Int
+    public var lastPublishUnixSeconds: Double
+
+    /// `rtmp-1 down 14 s, 6 attempts: connection refused` — nil while the output is up.
+    public var trouble: String? {
+        guard !up else { return nil }
+        var text = "\(name) \(phase == .failed ? "failed" : "down") \(Int(secondsDown)) s"
+        if kind == "rtmp" && phase != .starting {
+            text += ", \(attemptsSinceUp) attempt\(attemptsSinceUp == 1 ? "" : "s")"
+        }
+        if let lastError { text += ": \(lastError)" }
+        return text
+    }
+}

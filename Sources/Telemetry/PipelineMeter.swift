@@ -1,0 +1,31 @@
+import Synchronization
+
+/// The counters and gauges of the stages before the outputs: capture, encoder, sound. Written
+/// by the capture and audio threads (atomics only), read by whoever reports.
+public final class PipelineMeter: Sendable {
+    /// Frames the source handed on (live and placeholder).
+    public let framesCaptured = Atomic<Int>(0)
+    /// Of those, placeholder frames (the slate while the camera is gone).
+    public let placeholderFrames = Atomic<Int>(0)
+    public let framesEncoded = Atomic<Int>(0)
+    public let keyframes = Atomic<Int>(0)
+    public let encodedBytes = Atomic<Int>(0)
+    /// Time spent in the encoder, summed (ns).
+    public let encodeNanoseconds = Atomic<Int>(0)
+    /// The bitrate adaptive bitrate runs the encoder at (kbit/s); 0 while it is off.
+    public let adaptedKbps = Atomic<Int>(0)
+    /// The configured bitrate (kbit/s); a reload may change it.
+    public let configuredKbps = Atomic<Int>(0)
+    /// Frames the source skipped because the encoder did not keep up, and the driver's drops.
+    public let skippedAtSource = Atomic<Int>(0)
+    public let droppedByDriver = Atomic<Int>(0)
+    public let audioFrames = Atomic<Int>(0)
+    public let audioXruns = Atomic<Int>(0)
+    /// Why the camera or the microphone is not live; nil while it is (or there is none).
+    public let cameraTrouble = Mutex<String?>(nil)
+    public let audioTrouble = Mutex<String?>(nil)
+    /// Whether there is an audio track at all.
+    public let hasAudio = Atomic<Bool>(false)
+
+    public init() {}
+}
