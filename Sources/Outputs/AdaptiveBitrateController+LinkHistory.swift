@@ -22,7 +22,7 @@ extension AdaptiveBitrateController {
         /// packets let through by a token bucket's burst as speed).
         static let minimumBusyNanoseconds: UInt64 = 700_000_000
         /// The idle share is judged over this span.
-        static let idleSpanNanoseconds: UInt64 = 3_000_000_000
+        static let idleSpanNanoseconds: UInt64 = 6_000_000_000
 
         var connection: Int
         private(set) var samples: [Sample] = []

@@ -56,7 +56,7 @@ package struct AdaptiveBitrateController: Sendable {
     static let drainedMilliseconds: Int64 = 100
     /// The bitrate is set to this share of the link's estimate, leaving room to drain a backlog
     /// and for x264's VBV to overshoot around a keyframe.
-    static let headroomPercent = 85
+    static let headroomPercent = 80
     /// After a lowering, the link first carries what was encoded at the old bitrate: the next
     /// lowering waits this long…
     static let settleNanoseconds: UInt64 = 2_000_000_000
@@ -79,12 +79,13 @@ package struct AdaptiveBitrateController: Sendable {
     static let persistentNanoseconds: UInt64 = 3_000_000_000
     /// Climbing without a known limit: one step per this much calm.
     static let climbIntervalNanoseconds: UInt64 = 2_000_000_000
-    /// A link found with nothing in flight in this share of its samples has room (a LAN, a link
-    /// that freed): a link near its capacity stays busy most of the time (seen on tc-tbf at 85 %
-    /// of a 400 kbit/s link: idle in up to 60 % of the samples, as P-frames are smaller than the
-    /// average; a free link: in all of them). A WAN's round trip keeps data in flight, so there
-    /// only a probe finds the room.
-    static let roomIdleShare = 0.9
+    /// A link found with nothing in flight in this share of its samples (over six seconds, a few
+    /// keyframes) has room (a LAN, a link that freed): even the keyframes, the stream's biggest
+    /// bursts, pass at once. A token bucket lets P-frames through at once below about 75 % of
+    /// its rate (seen on tc-tbf at 600 kbit/s: idle in 90 % of the samples at 370), but holds
+    /// each keyframe for a few samples; a free link was idle in all of them. A WAN's round trip
+    /// keeps data in flight, so there only a probe finds the room.
+    static let roomIdleShare = 0.97
 
     /// The configured bitrate: never exceeded.
     package private(set) var ceilingKbps: Int
@@ -191,10 +192,11 @@ package struct AdaptiveBitrateController: Sendable {
             let since = lastLowering.map { now - $0 } ?? .max
             let settled = since >= Self.settleNanoseconds
             guard settled || urgent && since >= Self.growthNanoseconds else { return nil }
-            let persistent = loweredSinceCalm || now - (congestedSince ?? now) >= Self.persistentNanoseconds
+            let persistent = loweredSinceCalm || urgent || now - (congestedSince ?? now) >= Self.persistentNanoseconds
             guard persistent, queueGrows(at: now) else { return nil }
-            // Soon after a lowering with a second waiting, the latest rate counts.
-            linkKbps = urgent && !settled ? min(slowest.kbps.span, slowest.kbps.latest) : slowest.kbps.span
+            // A second waiting and growing: the link carries less than its span says (a
+            // retransmission timeout, or it became slower); the latest rate counts.
+            linkKbps = urgent ? min(slowest.kbps.span, slowest.kbps.latest) : slowest.kbps.span
         }
         let target = safeKbps(linkKbps)
         guard target < currentKbps else { return nil }
