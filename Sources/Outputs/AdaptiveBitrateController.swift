@@ -2,16 +2,17 @@
 /// that can carry least, settles below what that link carries, and remembers it.
 ///
 /// - Lowering: when packets worth `triggerMilliseconds` of media wait to be sent (in the send
-///   queue and the socket) the bitrate drops to `headroomPercent` of the link's estimate: its
-///   delivery rate over the busy time of the last ten seconds (see `LinkHistory`), so one bad
-///   second does not send it to the floor.
-/// - Remembering: that estimate, followed while the queue drains, is the link's known rate R.
-///   Once the queue has drained, the bitrate goes straight back to the safe level
-///   (`headroomPercent` of R) if it was lower. Above it, it probes only after
-///   `probeAfterNanoseconds` of calm, by one step, and backs off at once when the queue grows.
-///   A probe that holds for `probeHoldNanoseconds`, or a link found idle most of the time
-///   (`roomIdleShare`), has room: R is forgotten and the bitrate climbs by half again every
-///   `climbIntervalNanoseconds` to the ceiling.
+///   queue and the socket) the bitrate drops to `headroomPercent` of the link's rate: what it
+///   delivered over its busy time in the last ten seconds (see `LinkHistory`), so one bad second
+///   does not send it to the floor. Another lowering needs a queue that still grows (one that
+///   drains after a lowering, or after a second of loss recovery, is left to drain).
+/// - Remembering: that rate, followed while the queue drains, is the link's known rate R. Once
+///   the queue has drained, the bitrate goes straight back to the safe level (`headroomPercent`
+///   of R) if it was lower. Above it, it probes only after `probeAfterNanoseconds` of calm, by one
+///   step, and backs off at once when the queue grows. A probe that holds for
+///   `probeHoldNanoseconds`, or a link found idle even at its keyframes (`roomIdleShare`), has
+///   room: R is forgotten and the bitrate climbs by half again every `climbIntervalNanoseconds`
+///   to the ceiling.
 /// - Calm: nothing counts as calm while the queue still drains after congestion; calm starts only
 ///   once less than `drainedMilliseconds` waits.
 /// - It never goes below `floorKbps`: below that the send queue's overflow (dropping up to the

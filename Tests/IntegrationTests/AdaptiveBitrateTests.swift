@@ -93,7 +93,12 @@ struct AdaptiveBitrateTests {
         let changes = lines.filter { $0.contains("bitrate lowered") || $0.contains("bitrate raised") }
             .compactMap { line in Self.logSeconds(line).map { (at: $0 - start, line: line) } }
         let settled = changes.filter { (10...60).contains($0.at) }
-        let windows = stride(from: 10_000, to: 60_000, by: 2000).map { ProbedVideo.kbps(packets, in: $0...($0 + 2000)) }
+        // A window the source starved (frames skipped while the machine was loaded: seen once,
+        // 126 frames, two windows at 140–160 kbit/s with no change of bitrate) says nothing about
+        // the link; it is left out, and most must be judged.
+        let windows = stride(from: 10_000, to: 60_000, by: 2000).filter { start in
+            skipped == 0 || packets.count { (start..<start + 2000).contains($0.ptsMilliseconds) } >= 54
+        }.map { ProbedVideo.kbps(packets, in: $0...($0 + 2000)) }
         let inBand = windows.count { (240...400).contains($0) }
         // A dropped GOP leaves a hole of most of a GOP (2 s) in the recording's timestamps; a
         // frame skipped at the source, one frame interval.
@@ -101,12 +106,13 @@ struct AdaptiveBitrateTests {
             .map { "\($0.0.dtsMilliseconds)…\($0.1.dtsMilliseconds)" }
         let backAt = changes.first { $0.at > 58 && $0.line.contains("→ 1200 kbit/s") }?.at
         let freeEnd = ProbedVideo.kbps(packets, in: 90_000...94_000)
-        let summary = "windows in 240–400 kbit/s: \(inBand) of \(windows.count) (\(windows.map { Int($0) })); "
+        let summary = "windows in 240–400 kbit/s: \(inBand) of \(windows.count) judged (\(windows.map { Int($0) })); "
             + "changes in 10–60 s: \(settled.count) at \(settled.map { Int($0.at) }); holes after 5 s: \(holes); "
             + "back at 1200 at \(backAt.map { String(format: "%.1f", $0) } ?? "never") s; 90–94 s: \(Int(freeEnd)) kbit/s; "
             + "\(packets.count) frames (\(skipped) skipped at the source)"
         print("AdaptiveBitrateTests 400: \(summary)")
         for change in changes { print("AdaptiveBitrateTests 400 log: \(String(format: "%5.1f", change.at)) \(change.line)") }
+        #expect(windows.count >= 20, "\(summary)")
         #expect(Double(inBand) >= 0.9 * Double(windows.count), "\(summary)")
         #expect(holes.isEmpty, "\(summary)")
         #expect(settled.count <= 50 / 15, "\(summary)")
