@@ -72,13 +72,17 @@ struct BitrateAdapter: Service {
         }
     }
 
-    /// `bitrate lowered 1200 → 500 kbit/s: output rtmp://host/app/**** sends 520 kbit/s`.
+    /// `bitrate lowered 1200 → 500 kbit/s: output rtmp://host/app/**** carries 590 kbit/s`.
     static func describe(_ change: AdaptiveBitrateController.Change) -> (target: Int, message: String) {
         switch change {
         case .lowered(let from, let to, let output, let sendKbps):
-            (to, "bitrate lowered \(from) → \(to) kbit/s: output \(output) sends \(sendKbps) kbit/s")
-        case .raised(let from, let to):
-            (to, "bitrate raised \(from) → \(to) kbit/s: no output congested")
+            (to, "bitrate lowered \(from) → \(to) kbit/s: output \(output) carries \(sendKbps) kbit/s")
+        case .raised(let from, let to, .recovering(let link)):
+            (to, "bitrate raised \(from) → \(to) kbit/s: the queue drained, back below the link's \(link) kbit/s")
+        case .raised(let from, let to, .probing(let link)):
+            (to, "bitrate raised \(from) → \(to) kbit/s: probing above the link's \(link) kbit/s")
+        case .raised(let from, let to, .climbing):
+            (to, "bitrate raised \(from) → \(to) kbit/s: the links have room")
         }
     }
 

@@ -14,11 +14,19 @@ package struct LinkSample: Sendable, Equatable {
     /// the link took everything written so far, so a queue is the publisher thread's, not the
     /// link's.
     package var unsentBytes: Int
+    /// Segments sent and not acknowledged yet (`tcpi_unacked`). A link that carries the stream
+    /// with room to spare is found with none in flight most of the time; one near its capacity
+    /// almost never (what it carries keeps it busy at least that fraction of the time).
+    package var unackedSegments: Int
 
-    package init(connection: Int, bytesAcked: UInt64, queuedMilliseconds: Int64, unsentBytes: Int) {
+    package init(connection: Int, bytesAcked: UInt64, queuedMilliseconds: Int64, unsentBytes: Int, unackedSegments: Int = 0) {
         self.connection = connection
         self.bytesAcked = bytesAcked
         self.queuedMilliseconds = queuedMilliseconds
         self.unsentBytes = unsentBytes
+        self.unackedSegments = unackedSegments
     }
+
+    /// Nothing in flight and nothing unsent: the link idles at this moment.
+    var isIdle: Bool { unsentBytes == 0 && unackedSegments == 0 }
 }

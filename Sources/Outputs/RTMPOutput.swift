@@ -111,7 +111,8 @@ package final class RTMPOutput: StreamOutput {
         }), let progress = watch.progress() else { return nil }
         return LinkSample(
             connection: attempts.load(ordering: .relaxed), bytesAcked: progress.bytesAcked,
-            queuedMilliseconds: queue.spanMilliseconds, unsentBytes: Int(progress.notSentBytes))
+            queuedMilliseconds: queue.spanMilliseconds, unsentBytes: Int(progress.notSentBytes),
+            unackedSegments: Int(progress.unackedSegments))
     }
 
     /// Starts the publisher and watchdog threads and returns at once: the first attempt runs in
