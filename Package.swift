@@ -148,7 +148,7 @@ let package = Package(
             name: "CamcastDaemonTests",
             dependencies: [
                 "CamcastDaemon", "Capture", "Config", "Encoder", "FLV", "Media", "Outputs", "RTMP", "RTMPAddress", "TestSupport",
-                "Telemetry", "StatusServer",
+                "Telemetry", "StatusServer", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         // Boots the vivid VM (scripts/vivid-vm) from the host and runs its in-VM suites there.
         .testTarget(

@@ -41,7 +41,11 @@ struct StatusReporter: Service {
             } catch {
                 return
             }
-            guard let current = control.snapshot() else { return }
+            // No pipeline (it stopped, or a reload is between two): nothing to report this time.
+            // The reporter still runs until the group shuts it down: a service that ends on its
+            // own while the group is shutting down another one makes the whole run fail
+            // (ServiceGroupError.serviceFinishedUnexpectedly, exit 1 after a clean stop).
+            guard let current = control.snapshot() else { continue }
             let uptime = Double(current.at.nanoseconds(since: control.startedAt)) / 1e9
             let line = StatusLine(previous: previous, current: current, uptimeSeconds: uptime).text
             logger.info("status \(line)")
