@@ -101,6 +101,7 @@ enum SettingsResolver {
         warnings: [String]
     ) throws(ConfigError) -> ResolvedRun {
         var problems: [ConfigProblem] = []
+        var warnings = warnings
         func problem(_ keyPath: String, _ message: String) {
             problems.append(ConfigProblem(origin: "settings", keyPath: keyPath, message: message))
         }
@@ -128,9 +129,15 @@ enum SettingsResolver {
                 pixelFormat = PixelFormat(rawValue: config.source.pixelFormat)
                 if pixelFormat == nil { problem("source.pixel_format", "'\(config.source.pixelFormat)' is not supported") }
             }
+            let path = config.source.device ?? ""
+            switch FileKind.devicePathProblem(path) {
+            case .neverADevice(let why)?: problem("source.device", why)
+            case .notThereYet(let note)?: warnings.append(note)
+            case nil: break
+            }
             source = .device(
                 V4L2SourceSettings(
-                    devicePath: config.source.device ?? "", pixelFormat: pixelFormat, size: size, frameRate: frameRate,
+                    devicePath: path, pixelFormat: pixelFormat, size: size, frameRate: frameRate,
                     bufferCount: config.source.buffers))
         case .file:
             if let file { source = file.source }
@@ -159,7 +166,6 @@ enum SettingsResolver {
         settings.statusIntervalSeconds = config.status.intervalSeconds
         settings.adaptiveBitrateFloorKbps = config.encoder.adaptiveBitrate ? config.encoder.effectiveMinBitrateKbps : nil
         settings.audio = audio
-        var warnings = warnings
         if audio != nil, source.pace == .fast {
             // The sound is paced by the clock; a clip played flat out would leave it behind.
             settings.audio = nil

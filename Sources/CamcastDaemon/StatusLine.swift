@@ -6,7 +6,7 @@
 ///     1280x720 in 30.0 fps out 30.0 fps 2496/2500 kbit/s queue 0 dropped 0 reconnects 0 outputs 2 up 1d02:03:04
 ///
 /// and, while placeholders stand in for the camera, starting with what is wrong, where an
-/// operator looks first: `[camera gone] 1280x720 in 30.0 fps …`. With sound, the AAC frames
+/// operator looks first: `[waiting for camera /dev/video0] 1280x720 in 30.0 fps …`. With sound, the AAC frames
 /// encoded per second and the device's xruns since start follow the outputs (`… outputs 2 audio
 /// 46.9/s xruns 0 up …`), and a microphone that is gone leads like the camera:
 /// `[audio silenced: unplugged] …`.

@@ -18,7 +18,7 @@ public protocol FrameSource: AnyObject, Sendable {
     var skippedFrames: Int { get }
     /// Frames lost before they reached the source: a camera driver that had no free buffer.
     var driverDroppedFrames: Int { get }
-    /// Why the source sends placeholder frames instead of live ones ("camera gone"), nil while live.
+    /// Why the source sends placeholder frames instead of live ones ("waiting for camera /dev/video0"), nil while live.
     var placeholderReason: String? { get }
 }
 
