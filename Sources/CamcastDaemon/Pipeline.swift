@@ -107,7 +107,13 @@ public struct Pipeline: Service {
             }
         }
 
-        let source = try makeSource(stop: stop)
+        let source: any FrameSource
+        do {
+            source = try makeSource(stop: stop)
+        } catch {
+            await Self.abandon(outputs)
+            throw error
+        }
         // A frame belongs to the run if it starts before the end, with half a frame interval of
         // slack so that rounding of the interval (33 333 333 ns at 30 fps) cannot add a frame.
         let halfInterval = Int64(settings.encoder.frameRate.frameIntervalNanoseconds / 2)
@@ -135,7 +141,12 @@ public struct Pipeline: Service {
             }
         }
         stages.deliver.withLock { $0 = deliver }
-        try source.start(deliver: deliver)
+        do {
+            try source.start(deliver: deliver)
+        } catch {
+            await Self.abandon(outputs)
+            throw error
+        }
         stages.source.withLock { $0 = source }
         do {
             try audio?.start()
@@ -270,6 +281,20 @@ public struct Pipeline: Service {
             }
             identity.set(output)
             return output
+        }
+    }
+
+    /// A start that failed after the outputs opened: file outputs take their (empty) files away,
+    /// the others end as on a stop (an RTMP output unpublishes). No debris (issue 25).
+    static func abandon(_ outputs: [any StreamOutput]) async {
+        await offThePool {
+            for output in outputs {
+                if let file = output as? any DiscardableOutput {
+                    file.discardIfUnused()
+                } else {
+                    output.finish(endTime: 0, drainSeconds: 0)
+                }
+            }
         }
     }
 

@@ -153,6 +153,9 @@ enum SettingsResolver {
         }
 
         let audio = audioSettings(config.audio, problem: problem)
+        if problems.isEmpty {
+            checkStart(outputs: outputs, tlsCAFile: config.network.tlsCAFile, audio: audio, problem: problem)
+        }
         guard problems.isEmpty else { throw ConfigError(problems: problems) }
         var settings = RunSettings(source: source, encoder: encoder, outputs: outputs, durationSeconds: durationSeconds)
         settings.sendQueueMilliseconds = Int64(config.queue.maxSeconds * 1000)

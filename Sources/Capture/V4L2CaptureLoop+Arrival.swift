@@ -68,7 +68,7 @@ extension CaptureError {
     /// not a V4L2 capture device, a format it does not offer, settings no device could meet. A
     /// missing node, a busy or failing one, may be fine a second later (a USB camera enumerating
     /// after the unit started, udev not done with its permissions).
-    var isFinalAtStart: Bool {
+    public var isFinalAtStart: Bool {
         switch self {
         case .notACaptureDevice, .formatNotSupported, .invalidSettings, .invalidSize, .invalidFrameRate,
             .alreadyStarted, .cannotRestart, .threadStartFailed:

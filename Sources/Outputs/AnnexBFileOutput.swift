@@ -69,4 +69,11 @@ package final class AnnexBFileOutput: StreamOutput {
             queuedPackets: worker.queue.count, droppedFrames: worker.queue.droppedFrames.load(ordering: .relaxed),
             sentFrames: writer.framesWritten, isComplete: writer.isFull)
     }
+
+    package func discardIfUnused() {
+        worker.stop(drainSeconds: 0)
+        guard let opened = writer.withLock({ $0 }) else { return }
+        opened.close()
+        if opened.framesWritten == 0 { UnusedFile.remove(opened.path) }
+    }
 }

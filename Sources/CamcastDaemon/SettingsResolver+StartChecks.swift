@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AudioCapture
+import Config
+import Media
+import RTMP
+
+/// The checks `camcast run` would otherwise meet only while starting (and exit 1 on, with a file
+/// half made), run where both `run` and `check-config` resolve their settings: whatever one
+/// refuses, the other refuses with the same words, as a configuration problem (exit 78).
+extension SettingsResolver {
+    static let noOutputsMessage =
+        "no output given: add --output with an rtmp:// URL or an .flv path (or an outputs: list in the config file, or CAMCAST_OUTPUTS)"
+
+    static func checkStart(
+        outputs: [OutputTarget], tlsCAFile: String?, audio: AudioSettings?, problem: (String, String) -> Void
+    ) {
+        if outputs.isEmpty { problem("outputs", noOutputsMessage) }
+        for (index, output) in outputs.enumerated() {
+            let path: String
+            switch output {
+            case .flvFile(let file), .annexBFile(let file, _): path = file
+            case .rtmp: continue
+            }
+            if let reason = directoryProblem(for: path) { problem("outputs[\(index)]", "\(path): \(reason)") }
+        }
+        if let tlsCAFile, let reason = TLSTrust.problem(caFile: tlsCAFile) { problem("network.tls_ca_file", reason) }
+        if let audio, case .file(let path) = audio.source {
+            // The source's own opening: header, format and the resampler to the configured format.
+            do {
+                _ = try WAVFileAudioSource(path: path, format: audio.format)
+            } catch {
+                problem("audio.file", "\(error)")
+            }
+        }
+    }
+
+    /// Why a file output at `path` could not be created: its directory is missing, not a
+    /// directory, or not writable by this process.
+    static func directoryProblem(for path: String) -> String? {
+        let directory = parentDirectory(of: path)
+        var info = stat()
+        guard stat(directory, &info) == 0 else { return "the directory \(directory) does not exist" }
+        guard info.st_mode & S_IFMT == S_IFDIR else { return "\(directory) is not a directory" }
+        guard access(directory, W_OK | X_OK) == 0 else {
+            return "the directory \(directory) is not writable by this user (uid \(geteuid()))"
+        }
+        return nil
+    }
+
+    static func parentDirectory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let directory = String(path[..<slash])
+        return directory.isEmpty ? "/" : directory
+    }
+}
