@@ -11,7 +11,8 @@ import RTMP
 /// refuses, the other refuses with the same words, as a configuration problem (exit 78).
 extension SettingsResolver {
     static let noOutputsMessage =
-        "no output given: add --output with an rtmp:// URL or an .flv path (or an outputs: list in the config file, or CAMCAST_OUTPUTS)"
+        "no output given: add --output with an rtmp:// URL or an .flv path, an `outputs:` list in the config file "
+        + "(such as `- url: rtmp://host/app/key`), or CAMCAST_OUTPUTS in the environment (the unit's EnvironmentFile)"
 
     static func checkStart(
         outputs: [OutputTarget], tlsCAFile: String?, audio: AudioSettings?, problem: (String, String) -> Void

@@ -112,8 +112,6 @@ private let malformedCases: [MalformedCase] = [
           keyPath: "status.colour", line: 2, says: "(allowed: interval_seconds)"),
 
     // Outputs.
-    .init(name: "no outputs key", yaml: "encoder:\n  bitrate_kbps: 3000\n",
-          keyPath: "outputs", line: nil, says: "is required"),
     .init(name: "empty file", yaml: "",
           keyPath: "outputs", line: nil, says: "is required"),
     .init(name: "empty outputs list", yaml: "outputs: []\n",
