@@ -5,6 +5,7 @@ import AudioCapture
 import Config
 import Media
 import RTMP
+import RTMPAddress
 
 /// The checks `camcast run` would otherwise meet only while starting (and exit 1 on, with a file
 /// half made), run where both `run` and `check-config` resolve their settings: whatever one
@@ -35,6 +36,15 @@ extension SettingsResolver {
                 problem("audio.file", "\(error)")
             }
         }
+    }
+
+    /// A `?` in an RTMP URL starts a query: nothing is split off or dropped (librtmp publishes to
+    /// `KEY?QUERY` as one stream name, which is how services take a token), but a user whose key
+    /// holds `?` or `&` should know how it is read, and why the log masks both parts.
+    static func queryNote(_ url: RTMPURL, index: Int) -> String {
+        "outputs[\(index)]: `\(url.redacted)`: the text after `?` is read as a query; it is sent to the server "
+            + "together with the stream key, as one stream name (KEY?QUERY), and masked in the log like the key. "
+            + "A `?` or `&` that is part of the key itself is therefore sent unchanged"
     }
 
     /// Why a file output at `path` could not be created: its directory is missing, not a

@@ -146,7 +146,11 @@ enum SettingsResolver {
         var outputs: [OutputTarget] = []
         for (index, output) in config.outputs.enumerated() {
             do {
-                outputs.append(try OutputTarget(output))
+                let target = try OutputTarget(output)
+                outputs.append(target)
+                if case .rtmp(let url) = target, url.query != nil {
+                    warnings.append(queryNote(url, index: index))
+                }
             } catch {
                 problem("outputs[\(index)]", error.description)
             }
