@@ -31,6 +31,8 @@ public enum CamcastRunner {
         let logLevel = LogLevelSetting(resolved.logLevel)
         LoggingSystem.bootstrap { label in ConsoleLogHandler.standard(label: label, level: logLevel) }
         let logger = Logger(label: "camcast")
+        // The first line says which build is running (bug reports quote the journal).
+        logger.info("camcast \(CamcastVersion.string) starting", metadata: ["pid": "\(getpid())"])
         for warning in resolved.warnings { logger.warning("\(warning)") }
         // A peer that vanishes must show up as a write error, not kill the process.
         signal(SIGPIPE, SIG_IGN)

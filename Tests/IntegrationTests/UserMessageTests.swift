@@ -61,4 +61,19 @@ private let mistakes: [UserMistake] = [
         #expect(result.stderr.contains("A `?` or `&` that is part of the key itself is therefore sent unchanged"))
         #expect(!(result.stdout + result.stderr).contains("SECRETKEY26") && !(result.stdout + result.stderr).contains("SECRETVALUE26"))
     }
+
+    /// `--version`, and the same version on the first log line of a run.
+    @Test func theVersionIsShownAndLogged() throws {
+        let version = try ProcessRunner.run(Project.camcastBinary.path, ["--version"], timeout: 30)
+        #expect(version.status == 0)
+        let text = version.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(text.wholeMatch(of: /camcast \d+\.\d+\.\d+.*/) != nil, "\(text)")
+        let dir = try Project.scratchDirectory("version")
+        let run = try ProcessRunner.run(
+            Project.camcastBinary.path, ["run", "--size", "320x180", "--duration", "0.2", "--output", dir.appendingPathComponent("v.flv").path],
+            timeout: 60)
+        #expect(run.status == 0, "\(run.stderr)")
+        let first = run.stderr.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(first.contains("\(text) starting"), "\(run.stderr)")
+    }
 }
