@@ -199,7 +199,8 @@ public struct Pipeline: Service {
             metadata: [
                 "reason": "\(reason)", "frames": "\(counters.framesEncoded.load(ordering: .relaxed))",
                 "skipped": "\(finalSource?.skippedFrames ?? 0)",
-                "driver_dropped": "\(finalSource?.driverDroppedFrames ?? 0)", "dropped": "\(delivery.droppedFrames)",
+                "driver_dropped": "\(finalSource?.driverDroppedFrames ?? 0)", "bad_frames": "\(finalSource?.badFrames ?? 0)",
+                "dropped": "\(delivery.droppedFrames)",
                 "discarded": "\(delivery.discardedFrames)", "reconnects": "\(delivery.reconnects)",
             ].merging(audio.map { Self.audioSummary($0, late: interleaver?.latePackets ?? 0) } ?? [:]) { $1 })
         if let summary = latency?.summary() {

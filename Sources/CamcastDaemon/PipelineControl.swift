@@ -44,6 +44,7 @@ public final class PipelineControl: Sendable {
             skippedAtSource: source?.skippedFrames ?? 0,
             outputs: running.currentOutputs.count)
         snapshot.droppedByDriver = source?.driverDroppedFrames ?? 0
+        snapshot.badFrames = source?.badFrames ?? 0
         snapshot.placeholderReason = source?.placeholderReason
         if let audio = running.audio.withLock({ $0 }) {
             let status = audio.status

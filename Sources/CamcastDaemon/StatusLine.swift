@@ -16,7 +16,7 @@
 ///
 /// Rates are over the time between the two snapshots: what happened lately, not since start.
 /// "dropped" counts every frame lost since start: by the camera's driver, skipped at the source,
-/// dropped by a congested output.
+/// broken on arrival (bad MJPEG), dropped by a congested output.
 struct StatusLine {
     var previous: PipelineSnapshot
     var current: PipelineSnapshot
@@ -28,7 +28,7 @@ struct StatusLine {
         // An output opened by a reload starts from 0 and may lower the minimum: never below 0.
         let fpsOut = Double(max(0, current.framesSent - previous.framesSent)) / seconds
         let kbps = Int((Double(current.encodedBytes - previous.encodedBytes) * 8 / 1000 / seconds).rounded())
-        let dropped = current.droppedFrames + current.skippedAtSource + current.droppedByDriver
+        let dropped = current.droppedFrames + current.skippedAtSource + current.droppedByDriver + current.badFrames
         var trouble = current.placeholderReason.map { "[\($0)] " } ?? ""
         var audio = ""
         if let sound = current.audio {

@@ -18,6 +18,9 @@ public protocol FrameSource: AnyObject, Sendable {
     var skippedFrames: Int { get }
     /// Frames lost before they reached the source: a camera driver that had no free buffer.
     var driverDroppedFrames: Int { get }
+    /// Frames that arrived broken and were dropped: MJPEG that did not decode, buffers the driver
+    /// flagged as corrupt.
+    var badFrames: Int { get }
     /// Why the source sends placeholder frames instead of live ones ("waiting for camera /dev/video0"), nil while live.
     var placeholderReason: String? { get }
 }
@@ -25,6 +28,8 @@ public protocol FrameSource: AnyObject, Sendable {
 extension FrameSource {
     /// Sources without a driver underneath lose nothing before they see it.
     public var driverDroppedFrames: Int { 0 }
+    /// Sources that decode nothing receive nothing broken.
+    public var badFrames: Int { 0 }
     /// Sources that cannot lose their input never stand in for it.
     public var placeholderReason: String? { nil }
 }

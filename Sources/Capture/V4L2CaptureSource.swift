@@ -51,6 +51,8 @@ public final class V4L2CaptureSource: FrameSource {
     public var errorBuffers: Int { counters.errorBuffers.load(ordering: .relaxed) }
     /// MJPEG frames that did not decode, dropped.
     public var corruptFrames: Int { counters.corruptFrames.load(ordering: .relaxed) }
+    /// Corrupt MJPEG frames and error-flagged buffers, for the status and stop lines.
+    public var badFrames: Int { corruptFrames + errorBuffers }
     public var placeholderFrames: Int { counters.placeholders.load(ordering: .relaxed) }
     /// Recoveries: the device was lost or failed, then reopened and delivered a frame again.
     public var reopenCount: Int { counters.reopens.load(ordering: .relaxed) }
