@@ -55,7 +55,10 @@ extension SettingsResolver {
         guard stat(directory, &info) == 0 else { return "the directory \(directory) does not exist" }
         guard info.st_mode & S_IFMT == S_IFDIR else { return "\(directory) is not a directory" }
         guard access(directory, W_OK | X_OK) == 0 else {
-            return "the directory \(directory) is not writable by this user (uid \(geteuid()))"
+            // The system's words: "Permission denied" (this user), "Read-only file system" (under
+            // systemd's ProtectSystem=strict, anywhere but the unit's StateDirectory).
+            let code = errno
+            return "cannot create a file in \(directory): \(String(cString: strerror(code))) (errno \(code), uid \(geteuid()))"
         }
         return nil
     }
