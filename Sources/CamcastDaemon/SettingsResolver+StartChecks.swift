@@ -52,7 +52,10 @@ extension SettingsResolver {
     static func directoryProblem(for path: String) -> String? {
         let directory = parentDirectory(of: path)
         var info = stat()
-        guard stat(directory, &info) == 0 else { return "the directory \(directory) does not exist" }
+        guard stat(directory, &info) == 0 else {
+            let code = errno
+            return "the directory \(directory) does not exist: \(String(cString: strerror(code))) (errno \(code))"
+        }
         guard info.st_mode & S_IFMT == S_IFDIR else { return "\(directory) is not a directory" }
         guard access(directory, W_OK | X_OK) == 0 else {
             // The system's words: "Permission denied" (this user), "Read-only file system" (under
