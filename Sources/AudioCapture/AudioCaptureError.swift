@@ -37,3 +37,23 @@ public enum AudioCaptureError: Error, Equatable, Sendable, CustomStringConvertib
         }
     }
 }
+
+extension AudioCaptureError {
+    /// Whether an ALSA device that fails to open this way at start cannot be mended by waiting: a
+    /// format it refuses stays refused. Not found, busy or failing may change a second later.
+    public var isFinalAtStart: Bool {
+        switch self {
+        case .deviceNotFound, .deviceBusy, .deviceFailed: false
+        default: true
+        }
+    }
+
+    /// Short words for the status line while silence stands in: "not found", "busy".
+    var absenceReason: String {
+        switch self {
+        case .deviceNotFound: "not found"
+        case .deviceBusy: "busy"
+        default: "unavailable"
+        }
+    }
+}

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Capture
 import Config
 import Dispatch
 import FoundationEssentials  // ProcessInfo only: full Foundation brings ICU (30 MB) into the static binary
@@ -31,6 +32,8 @@ public enum CamcastRunner {
         let logLevel = LogLevelSetting(resolved.logLevel)
         LoggingSystem.bootstrap { label in ConsoleLogHandler.standard(label: label, level: logLevel) }
         let logger = Logger(label: "camcast")
+        // The first line says which build is running (bug reports quote the journal).
+        logger.info("camcast \(CamcastVersion.string) starting", metadata: ["pid": "\(getpid())"])
         for warning in resolved.warnings { logger.warning("\(warning)") }
         // A peer that vanishes must show up as a write error, not kill the process.
         signal(SIGPIPE, SIG_IGN)
@@ -77,14 +80,23 @@ public enum CamcastRunner {
                 exitCode = 0
             } catch {
                 printError("error: \(error)")
-                // A file output that cannot be opened at start will not open on a restart either.
-                exitCode = if case PipelineError.outputUnavailable = error { ConfigError.exitCode } else { 1 }
+                exitCode = isConfigurationProblem(error) ? ConfigError.exitCode : 1
             }
             tasks.cancelAll()
             return exitCode
         }
         notifier.stopping()
         return exitCode
+    }
+
+    /// Failures at start that no restart mends: a file output that cannot be opened, no output at
+    /// all, a camera path that can never be a capture device (a node that is not V4L2).
+    static func isConfigurationProblem(_ error: any Error) -> Bool {
+        switch error {
+        case PipelineError.outputUnavailable, PipelineError.noOutputs: true
+        case let capture as CaptureError: capture.isFinalAtStart
+        default: false
+        }
     }
 
     /// The first SIGTERM/SIGINT stops gracefully (bounded by `stopBoundSeconds`); a second one
@@ -120,21 +132,31 @@ public enum CamcastRunner {
         }
     }
 
-    /// `camcast check-config FILE`: every problem of the file, or a one-line summary of what it runs.
-    public static func checkConfig(path: String) -> Int32 {
+    /// `camcast check-config FILE`: every problem `camcast run --config FILE` would stop on, found by
+    /// the same code (environment overrides, outputs and their directories, the WAV file, a file
+    /// source's header, the TLS CA file), or a summary of what it runs. With `envFile`, that file's
+    /// variables are the environment, as the unit's `EnvironmentFile=` makes them; without, this
+    /// process's `CAMCAST_*` variables apply, as they would to a `run` from the same shell.
+    public static func checkConfig(path: String, envFile: String? = nil) -> Int32 {
         do {
-            let config = try CamcastConfig.load(path: path)
-            let resolved = try SettingsResolver.runSettings(from: config, durationSeconds: nil, warnings: [])
-            if let warning = config.worldReadableKeyWarning(path: path) { printError("warning: \(warning)", level: .warning) }
-            let settings = resolved.settings
-            print(
-                "\(path): OK — source \(settings.source), \(settings.encoder.size)@\(settings.encoder.frameRate), "
-                    + "\(settings.encoder.bitrateKbps) kbit/s, outputs: \(settings.outputs.map(\.description).joined(separator: ", "))")
+            var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CAMCAST_DEBUG_") }
+            if let envFile { environment = try EnvironmentFile.load(path: envFile) }
+            let resolved = try SettingsResolver.resolve(CommandLineSettings(configPath: path), environment: environment)
+            for warning in resolved.warnings { printError("warning: \(warning)", level: .warning) }
+            print("\(path): OK — \(summary(of: resolved.settings))")
             return 0
         } catch {
             printProblems(error)
             return ConfigError.exitCode
         }
+    }
+
+    /// What a run will do, in one line: source, size and rate, codec and bitrate, audio, outputs.
+    static func summary(of settings: RunSettings) -> String {
+        let audio = settings.audio.map(\.description) ?? "none"
+        return "source \(settings.source), \(settings.encoder.size)@\(settings.encoder.frameRate), "
+            + "\(settings.encoder.codec.library) \(settings.encoder.bitrateKbps) kbit/s, audio \(audio), "
+            + "outputs: \(settings.outputs.map(\.description).joined(separator: ", "))"
     }
 
     /// Every config problem on its own line; exit status 78 (EX_CONFIG) follows, which systemd's

@@ -111,7 +111,13 @@ public struct Pipeline: Service {
             }
         }
 
-        let source = try makeSource(stop: stop)
+        let source: any FrameSource
+        do {
+            source = try makeSource(stop: stop)
+        } catch {
+            await Self.abandon(outputs)
+            throw error
+        }
         // A frame belongs to the run if it starts before the end, with half a frame interval of
         // slack so that rounding of the interval (33 333 333 ns at 30 fps) cannot add a frame.
         let halfInterval = Int64(settings.encoder.frameRate.frameIntervalNanoseconds / 2)
@@ -156,7 +162,12 @@ public struct Pipeline: Service {
             }
         }
         stages.deliver.withLock { $0 = deliver }
-        try source.start(deliver: deliver)
+        do {
+            try source.start(deliver: deliver)
+        } catch {
+            await Self.abandon(outputs)
+            throw error
+        }
         stages.source.withLock { $0 = source }
         do {
             try audio?.start()
@@ -209,7 +220,8 @@ public struct Pipeline: Service {
             metadata: [
                 "reason": "\(reason)", "frames": "\(counters.framesEncoded.load(ordering: .relaxed))",
                 "skipped": "\(finalSource?.skippedFrames ?? 0)",
-                "driver_dropped": "\(finalSource?.driverDroppedFrames ?? 0)", "dropped": "\(delivery.droppedFrames)",
+                "driver_dropped": "\(finalSource?.driverDroppedFrames ?? 0)", "bad_frames": "\(finalSource?.badFrames ?? 0)",
+                "dropped": "\(delivery.droppedFrames)",
                 "discarded": "\(delivery.discardedFrames)", "reconnects": "\(delivery.reconnects)",
                 // Each output as the registry saw it to the end: rtmp-1 stopped 1234567 B 3 attempts.
                 "outputs": "\(control.telemetry.outputMeters.map { Self.summary($0.reading()) }.joined(separator: "; "))",
@@ -306,6 +318,20 @@ public struct Pipeline: Service {
             identity.set(output)
             meter.setProbe { [weak output] in output?.statistics.probe ?? OutputProbe() }
             return output
+        }
+    }
+
+    /// A start that failed after the outputs opened: file outputs take their (empty) files away,
+    /// the others end as on a stop (an RTMP output unpublishes). No debris (issue 25).
+    static func abandon(_ outputs: [any StreamOutput]) async {
+        await offThePool {
+            for output in outputs {
+                if let file = output as? any DiscardableOutput {
+                    file.discardIfUnused()
+                } else {
+                    output.finish(endTime: 0, drainSeconds: 0)
+                }
+            }
         }
     }
 

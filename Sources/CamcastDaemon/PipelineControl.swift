@@ -22,7 +22,7 @@ public final class PipelineControl: Sendable {
     /// counts; `rtmp-1`, `flv-1`, … by kind and order of appearance unless the config names it.
     private let meters = Mutex<[OutputTarget: OutputMeter]>([:])
 
-    public init(telemetry: TelemetryRegistry = TelemetryRegistry(version: CamcastVersion.current)) {
+    public init(telemetry: TelemetryRegistry = TelemetryRegistry(version: CamcastVersion.string)) {
         self.telemetry = telemetry
     }
 
@@ -80,6 +80,7 @@ public final class PipelineControl: Sendable {
             skippedAtSource: source?.skippedFrames ?? 0,
             outputs: running.currentOutputs.count)
         snapshot.droppedByDriver = source?.driverDroppedFrames ?? 0
+        snapshot.badFrames = source?.badFrames ?? 0
         snapshot.placeholderReason = source?.placeholderReason
         if let audio = running.audio.withLock({ $0 }) {
             let status = audio.status

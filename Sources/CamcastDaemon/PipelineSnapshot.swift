@@ -12,7 +12,9 @@ struct PipelineSnapshot: Sendable, Equatable {
     var skippedAtSource: Int
     /// Frames the camera's driver dropped before the source saw them.
     var droppedByDriver = 0
-    /// Set while the source sends placeholders ("camera gone").
+    /// Frames that arrived broken at the source (bad MJPEG), dropped.
+    var badFrames = 0
+    /// Set while the source sends placeholders ("waiting for camera /dev/video0").
     var placeholderReason: String?
     var outputs: Int
     /// Packets waiting in the send queues of all outputs.

@@ -104,6 +104,7 @@ enum SettingsResolver {
         warnings: [String]
     ) throws(ConfigError) -> ResolvedRun {
         var problems: [ConfigProblem] = []
+        var warnings = warnings
         func problem(_ keyPath: String, _ message: String) {
             problems.append(ConfigProblem(origin: "settings", keyPath: keyPath, message: message))
         }
@@ -131,9 +132,15 @@ enum SettingsResolver {
                 pixelFormat = PixelFormat(rawValue: config.source.pixelFormat)
                 if pixelFormat == nil { problem("source.pixel_format", "'\(config.source.pixelFormat)' is not supported") }
             }
+            let path = config.source.device ?? ""
+            switch FileKind.devicePathProblem(path) {
+            case .neverADevice(let why)?: problem("source.device", why)
+            case .notThereYet(let note)?: warnings.append(note)
+            case nil: break
+            }
             source = .device(
                 V4L2SourceSettings(
-                    devicePath: config.source.device ?? "", pixelFormat: pixelFormat, size: size, frameRate: frameRate,
+                    devicePath: path, pixelFormat: pixelFormat, size: size, frameRate: frameRate,
                     bufferCount: config.source.buffers))
         case .file:
             if let file { source = file.source }
@@ -146,6 +153,9 @@ enum SettingsResolver {
                 let target = try OutputTarget(output)
                 outputs.append(target)
                 if let name = config.outputNames[output] { outputNames[target] = name }
+                if case .rtmp(let url) = target, url.query != nil {
+                    warnings.append(queryNote(url, index: index))
+                }
             } catch {
                 problem("outputs[\(index)]", error.description)
             }
@@ -160,6 +170,9 @@ enum SettingsResolver {
         } catch {
             http = nil
             problem(error.keyPath, error.message)
+        }
+        if problems.isEmpty {
+            checkStart(outputs: outputs, tlsCAFile: config.network.tlsCAFile, audio: audio, problem: problem)
         }
         guard problems.isEmpty else { throw ConfigError(problems: problems) }
         var settings = RunSettings(source: source, encoder: encoder, outputs: outputs, durationSeconds: durationSeconds)
@@ -177,7 +190,6 @@ enum SettingsResolver {
         settings.overlay = overlay
         settings.http = http
         settings.outputNames = outputNames
-        var warnings = warnings
         if audio != nil, source.pace == .fast {
             // The sound is paced by the clock; a clip played flat out would leave it behind.
             settings.audio = nil

@@ -9,7 +9,7 @@
 /// named: `…; rtmp-1 down 14 s, 6 attempts: connection refused`.
 ///
 /// and, while placeholders stand in for the camera, starting with what is wrong, where an
-/// operator looks first: `[camera gone] 1280x720 in 30.0 fps …`. With sound, the AAC frames
+/// operator looks first: `[waiting for camera /dev/video0] 1280x720 in 30.0 fps …`. With sound, the AAC frames
 /// encoded per second and the device's xruns since start follow the outputs (`… outputs 2 audio
 /// 46.9/s xruns 0 up …`), and a microphone that is gone leads like the camera:
 /// `[audio silenced: unplugged] …`.
@@ -19,7 +19,7 @@
 ///
 /// Rates are over the time between the two snapshots: what happened lately, not since start.
 /// "dropped" counts every frame lost since start: by the camera's driver, skipped at the source,
-/// dropped by a congested output.
+/// broken on arrival (bad MJPEG), dropped by a congested output.
 struct StatusLine {
     var previous: PipelineSnapshot
     var current: PipelineSnapshot
@@ -31,7 +31,7 @@ struct StatusLine {
         // An output opened by a reload starts from 0 and may lower the minimum: never below 0.
         let fpsOut = Double(max(0, current.framesSent - previous.framesSent)) / seconds
         let kbps = Int((Double(current.encodedBytes - previous.encodedBytes) * 8 / 1000 / seconds).rounded())
-        let dropped = current.droppedFrames + current.skippedAtSource + current.droppedByDriver
+        let dropped = current.droppedFrames + current.skippedAtSource + current.droppedByDriver + current.badFrames
         var trouble = current.placeholderReason.map { "[\($0)] " } ?? ""
         var audio = ""
         if let sound = current.audio {

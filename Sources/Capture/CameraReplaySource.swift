@@ -98,6 +98,7 @@ public final class CameraReplaySource: FrameSource {
     public var skippedFrames: Int { skipped.load(ordering: .relaxed) }
     /// JPEG frames dropped because they did not decode (corrupt, truncated, another size).
     public var corruptFrames: Int { corrupt.load(ordering: .relaxed) }
+    public var badFrames: Int { corruptFrames }
 
     public func start(deliver: @escaping @Sendable (VideoFrame) -> Void) throws {
         let reader = try input.withLock { input throws -> Reader in

@@ -18,7 +18,10 @@ public protocol FrameSource: AnyObject, Sendable {
     var skippedFrames: Int { get }
     /// Frames lost before they reached the source: a camera driver that had no free buffer.
     var driverDroppedFrames: Int { get }
-    /// Why the source sends placeholder frames instead of live ones ("camera gone"), nil while live.
+    /// Frames that arrived broken and were dropped: MJPEG that did not decode, buffers the driver
+    /// flagged as corrupt.
+    var badFrames: Int { get }
+    /// Why the source sends placeholder frames instead of live ones ("waiting for camera /dev/video0"), nil while live.
     var placeholderReason: String? { get }
     /// Placeholder frames sent so far (the slate while the camera is gone).
     var placeholderFrames: Int { get }
@@ -27,6 +30,8 @@ public protocol FrameSource: AnyObject, Sendable {
 extension FrameSource {
     /// Sources without a driver underneath lose nothing before they see it.
     public var driverDroppedFrames: Int { 0 }
+    /// Sources that decode nothing receive nothing broken.
+    public var badFrames: Int { 0 }
     /// Sources that cannot lose their input never stand in for it.
     public var placeholderReason: String? { nil }
     public var placeholderFrames: Int { 0 }

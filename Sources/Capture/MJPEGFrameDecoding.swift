@@ -1,4 +1,5 @@
 import Logging
+import Media
 
 /// The MJPEG step of camera capture: decodes one frame to NV12 in the layout the capture loop
 /// delivers (`V4L2FrameLayout.decodedMJPEG`), or drops a bad one, counts it and says why.
@@ -21,6 +22,11 @@ final class MJPEGFrameDecoding {
     /// The pictures decoded into in turn, and which one is next.
     private var pictures: [[UInt8]]
     private var next = 0
+    /// When a bad frame was last reported, and the bad frames since then not yet reported: a
+    /// corrupt stream is one warning per `warningIntervalNanoseconds` with a count, not one each.
+    private var lastWarning: MonotonicTime?
+    private var unreported = 0
+    static let warningIntervalNanoseconds: UInt64 = 10_000_000_000
 
     /// `keepsLastPicture`: the caller holds on to the last picture (see above), so two buffers are
     /// used in turn. Nil if TurboJPEG cannot make a decompressor (out of memory).
@@ -46,11 +52,30 @@ final class MJPEGFrameDecoding {
             }
         } catch {
             countCorrupt()
-            logger.warning("dropped a bad MJPEG frame", metadata: ["reason": "\(error.reason)", "sequence": "\(sequence)"])
+            reportBadFrame(reason: error.reason, sequence: sequence)
             return nil
         }
         defer { next = (next + 1) % pictures.count }
         return pictures[next]
+    }
+}
+
+extension MJPEGFrameDecoding {
+    /// The first bad frame is reported at once; later ones at most once per 10 s, with how many
+    /// were dropped since the last report and the latest reason.
+    private func reportBadFrame(reason: String, sequence: UInt64) {
+        unreported += 1
+        let now = MonotonicTime.now()
+        if let lastWarning, now < lastWarning.adding(nanoseconds: Self.warningIntervalNanoseconds) { return }
+        let count = unreported
+        unreported = 0
+        let message: Logger.Message = lastWarning == nil
+            ? "dropped a bad MJPEG frame" : "dropped bad MJPEG frames"
+        lastWarning = now
+        logger.warning(message, metadata: [
+            "count": "\(count)", "reason": "\(reason)", "sequence": "\(sequence)",
+            "next_report": "at most one per \(Self.warningIntervalNanoseconds / 1_000_000_000) s",
+        ])
     }
 }
 

@@ -16,6 +16,8 @@ final class V4L2CaptureCounters: Sendable {
     /// Frames copied out of the driver's buffer: the last good one, once per fault.
     let copied = Atomic<Int>(0)
     let state = Mutex<V4L2CaptureState>(.stopped)
+    /// What the device granted, once it was first opened (later than start when it came late).
+    let format = Mutex<V4L2CaptureFormat?>(nil)
     /// Cleared by `stop()`; the capture loop runs while it is set.
     let running = Atomic<Bool>(false)
 }

@@ -131,20 +131,20 @@ extension V4L2CaptureLoop {
         }
         let mapping = stream.pool.bytes(of: buffer.index)
         let start = min(buffer.dataOffset, mapping.count)
-        let used = buffer.bytesUsed > 0 ? buffer.bytesUsed : deviceLayout.byteCount
+        let used = buffer.bytesUsed > 0 ? buffer.bytesUsed : stream.layout.byteCount
         let data = UnsafeRawBufferPointer(rebasing: mapping[start..<min(mapping.count, start + used)])
 
         if let mjpeg {
             return mjpeg.decode(data, sequence: UInt64(buffer.sequence)).map { .decoded($0) }
         }
-        guard data.count >= deviceLayout.byteCount else {
+        guard data.count >= stream.layout.byteCount else {
             counters.errorBuffers.add(1, ordering: .relaxed)
             logger.warning("driver returned a short buffer; dropped", metadata: [
-                "bytes": "\(data.count)", "expected": "\(deviceLayout.byteCount)",
+                "bytes": "\(data.count)", "expected": "\(stream.layout.byteCount)",
             ])
             return nil
         }
-        return .mapped(UnsafeRawBufferPointer(rebasing: data.prefix(deviceLayout.byteCount)))
+        return .mapped(UnsafeRawBufferPointer(rebasing: data.prefix(stream.layout.byteCount)))
     }
 
     /// The kernel's capture time when it is on CLOCK_MONOTONIC (V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC);

@@ -110,7 +110,7 @@ extension V4L2CaptureLoop {
     }
 
     private func sendPlaceholder(at due: MonotonicTime) {
-        var frame = lastGoodFrame ?? outputFrame(bytes: OfflineSlate.bytes(for: outputLayout, slate: settings.slate), timestamp: due, sequence: 0)
+        var frame = lastGoodFrame ?? slateFrame(at: due)
         frame.timestamp = due
         frame.sequence = nextSequence
         nextSequence += 1
@@ -118,11 +118,25 @@ extension V4L2CaptureLoop {
         if timestampAdvances(due) { send(frame) }
     }
 
+    /// The slate in the delivered layout, made once per layout (a late camera changes it).
+    private func slateFrame(at due: MonotonicTime) -> VideoFrame {
+        if slate?.width != outputLayout.width || slate?.height != outputLayout.height || slate?.pixelFormat != outputLayout.pixelFormat {
+            slate = outputFrame(bytes: OfflineSlate.bytes(for: outputLayout, slate: settings.slate), timestamp: due, sequence: 0)
+        }
+        return slate!
+    }
+
     private func reopen() {
         let now = MonotonicTime.now()
         nextReopen = now.adding(nanoseconds: UInt64(settings.reopenIntervalSeconds * 1e9))
         do {
-            stream = try V4L2Stream(settings: settings, expected: deviceLayout, logger: logger)
+            let opened = try V4L2Stream(settings: settings, expected: deviceLayout, logger: logger)
+            if deviceLayout == nil {
+                // First open (the camera was not there at start): what it grants is the format.
+                try adopt(opened)
+            } else {
+                stream = opened
+            }
         } catch {
             record(V4L2DeviceFault(error), now: now)
             return

@@ -14,18 +14,21 @@ import Media
 /// fills the others meanwhile), so that when the device fails that frame can still be copied, once,
 /// to serve as the placeholder: no frame is copied just in case.
 final class V4L2CaptureLoop {
-    let format: V4L2CaptureFormat
+    /// What the device granted; nil until it has been opened once (a camera absent at start).
+    var format: V4L2CaptureFormat?
     let settings: V4L2SourceSettings
     let logger: Logger
     let counters: V4L2CaptureCounters
     let wake: WakeEvent
     let deliver: @Sendable (VideoFrame) -> Void
-    /// What the device sends; a reopened device must send exactly this again.
-    let deviceLayout: V4L2FrameLayout
-    /// What is delivered (NV12 for MJPEG, else the device's layout); placeholders use it too.
-    let outputLayout: V4L2FrameLayout
-    let frameInterval: UInt64
-    let mjpeg: MJPEGFrameDecoding?
+    /// What the device sends; a reopened device must send exactly this again. Nil until the device
+    /// was first opened: whatever it grants then is what the stream runs with.
+    var deviceLayout: V4L2FrameLayout?
+    /// What is delivered (NV12 for MJPEG, else the device's layout); placeholders use it too. Until
+    /// the device was first opened, the slate's: NV12 at the configured size.
+    var outputLayout: V4L2FrameLayout
+    var frameInterval: UInt64
+    var mjpeg: MJPEGFrameDecoding?
 
     var stream: V4L2Stream?
     var tracker = V4L2SequenceTracker()
@@ -49,45 +52,32 @@ final class V4L2CaptureLoop {
     var signalProblem: String?
     var nextSignalCheck = MonotonicTime(nanoseconds: 0)
     var warnedAboutClock = false
+    /// The slate, kept while the layout stays the same.
+    var slate: VideoFrame?
 
-    /// Opens and starts the device; throws what makes it unusable at start.
+    /// Opens and starts the device. A device that is not there yet (or cannot be opened for now) is
+    /// no reason to fail: the loop starts on the slate and tries it every `reopenIntervalSeconds`,
+    /// exactly as for a device lost mid-run. Throws only what no retry can mend (`isFinalAtStart`).
     init(
         settings: V4L2SourceSettings, logger: Logger, counters: V4L2CaptureCounters, wake: WakeEvent,
         deliver: @escaping @Sendable (VideoFrame) -> Void
     ) throws(CaptureError) {
-        let stream = try V4L2Stream(settings: settings, expected: nil, logger: logger)
-        let device = stream.layout
-        if device.pixelFormat == .mjpeg {
-            guard let mjpeg = MJPEGFrameDecoding(
-                width: device.width, height: device.height, keepsLastPicture: true, logger: logger,
-                countCorrupt: { counters.corruptFrames.add(1, ordering: .relaxed) })
-            else {
-                throw .formatRejected(path: settings.devicePath, reason: "could not create a JPEG decompressor")
-            }
-            self.mjpeg = mjpeg
-            outputLayout = mjpeg.layout
-        } else {
-            mjpeg = nil
-            outputLayout = device
-        }
         self.settings = settings
         self.logger = logger
         self.counters = counters
         self.wake = wake
         self.deliver = deliver
-        self.stream = stream
-        deviceLayout = device
-        frameInterval = stream.frameRate.frameIntervalNanoseconds
-        format = V4L2CaptureFormat(
-            devicePixelFormat: device.pixelFormat, pixelFormat: outputLayout.pixelFormat,
-            size: VideoSize(width: device.width, height: device.height), frameRate: stream.frameRate)
-        counters.state.withLock { $0 = .live }
-        logger.info("capture started", metadata: [
-            "device": "\(settings.devicePath)", "driver": "\(stream.device.capabilities.driver)",
-            "format": "\(format)", "buffers": "\(stream.pool.count)",
-        ])
+        outputLayout = Self.slateLayout(for: settings.size)
+        frameInterval = settings.frameRate.frameIntervalNanoseconds
+        let opened: V4L2Stream
+        do {
+            opened = try V4L2Stream(settings: settings, expected: nil, logger: logger)
+        } catch where !error.isFinalAtStart {
+            waitForDevice(after: error)
+            return
+        }
+        try adopt(opened)
     }
-
     /// A frame of our own bytes in the delivered layout: a decoded MJPEG frame, the kept last good
     /// frame, the offline slate.
     func outputFrame(bytes: [UInt8], timestamp: MonotonicTime, sequence: UInt64) -> VideoFrame {

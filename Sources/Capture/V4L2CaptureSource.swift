@@ -18,12 +18,11 @@ public final class V4L2CaptureSource: FrameSource {
     private let logger: Logger
     private let counters = V4L2CaptureCounters()
     private let lifecycle = Mutex<Lifecycle>(.idle)
-    private let negotiated = Mutex<V4L2CaptureFormat?>(nil)
 
     /// How the capture thread tells `start` whether the device opened (a class: the closure
     /// must share it, and a Mutex alone cannot be captured).
     private final class StartOutcome: Sendable {
-        let result = Mutex<Result<V4L2CaptureFormat, CaptureError>?>(nil)
+        let result = Mutex<Result<Void, CaptureError>?>(nil)
     }
 
     private enum Lifecycle {
@@ -39,8 +38,9 @@ public final class V4L2CaptureSource: FrameSource {
         self.logger = logger
     }
 
-    /// What the driver granted, once started.
-    public var format: V4L2CaptureFormat? { negotiated.withLock { $0 } }
+    /// What the driver granted, once the device opened: nil while a camera absent at start is
+    /// awaited (the slate goes out meanwhile).
+    public var format: V4L2CaptureFormat? { counters.format.withLock { $0 } }
     public var state: V4L2CaptureState { counters.state.withLock { $0 } }
     /// Frames captured but not delivered because their timestamp did not advance, plus placeholder
     /// slots skipped because the consumer was late.
@@ -51,6 +51,8 @@ public final class V4L2CaptureSource: FrameSource {
     public var errorBuffers: Int { counters.errorBuffers.load(ordering: .relaxed) }
     /// MJPEG frames that did not decode, dropped.
     public var corruptFrames: Int { counters.corruptFrames.load(ordering: .relaxed) }
+    /// Corrupt MJPEG frames and error-flagged buffers, for the status and stop lines.
+    public var badFrames: Int { corruptFrames + errorBuffers }
     public var placeholderFrames: Int { counters.placeholders.load(ordering: .relaxed) }
     /// Recoveries: the device was lost or failed, then reopened and delivered a frame again.
     public var reopenCount: Int { counters.reopens.load(ordering: .relaxed) }
@@ -65,16 +67,16 @@ public final class V4L2CaptureSource: FrameSource {
     /// as the placeholder before the device is closed.
     public var copiedFrames: Int { counters.copied.load(ordering: .relaxed) }
 
-    /// Opens and negotiates the device and starts capturing; returns once streaming, or throws
-    /// (a `CaptureError`) if the device cannot be used at all.
+    /// Opens and negotiates the device and starts capturing; returns once streaming (live frames,
+    /// or the slate while a device that is not there yet is awaited), or throws (a `CaptureError`)
+    /// if the path can never be a capture device (`CaptureError.isFinalAtStart`).
     public func start(deliver: @escaping @Sendable (VideoFrame) -> Void) throws {
         try lifecycle.withLock { (state) throws(CaptureError) in
             guard case .idle = state else { throw .alreadyStarted }
             state = .starting
         }
         do {
-            let (thread, wake, format) = try launch(deliver: deliver)
-            negotiated.withLock { $0 = format }
+            let (thread, wake) = try launch(deliver: deliver)
             lifecycle.withLock { $0 = .running(thread: thread, wake: wake) }
         } catch {
             lifecycle.withLock { $0 = .idle }
@@ -100,7 +102,7 @@ public final class V4L2CaptureSource: FrameSource {
     /// that one thread), and waits for it to report the outcome.
     private func launch(
         deliver: @escaping @Sendable (VideoFrame) -> Void
-    ) throws(CaptureError) -> (DedicatedThread, WakeEvent, V4L2CaptureFormat) {
+    ) throws(CaptureError) -> (DedicatedThread, WakeEvent) {
         let wake: WakeEvent
         let ready: WakeEvent
         do throws(SystemCallError) {
@@ -122,7 +124,7 @@ public final class V4L2CaptureSource: FrameSource {
                     ready.signal()
                     return
                 }
-                outcome.result.withLock { $0 = .success(loop.format) }
+                outcome.result.withLock { $0 = .success(()) }
                 ready.signal()
                 loop.run()
             }
@@ -132,8 +134,8 @@ public final class V4L2CaptureSource: FrameSource {
         }
         ready.wait()
         switch outcome.result.withLock({ $0 }) {
-        case .success(let format):
-            return (thread, wake, format)
+        case .success:
+            return (thread, wake)
         case .failure(let error):
             thread.join()
             counters.running.store(false, ordering: .releasing)

@@ -143,11 +143,26 @@ public final class Y4MFileSource: FrameSource {
         var buffer: [UInt8] = []
         var mapped: FileMapping?
         defer { mapped?.unmap() }
+        var warnedAboutCutFrame = false
+        let loopsAFile = settings.loop && !settings.isStandardInput
         let ending = playback.run(
             on: thread,
             read: { () throws(Y4MError) in
                 mapped?.unmap()  // a frame skipped to keep up with the clock was never delivered
-                return try reader.nextFrame(mapping: &mapped, orInto: &buffer)
+                do throws(Y4MError) {
+                    return try reader.nextFrame(mapping: &mapped, orInto: &buffer)
+                } catch {
+                    // A looping clip whose last frame is cut (a copy that stopped short, a recorder
+                    // killed mid-write) plays what it has and loops: the cut frame is dropped, said once.
+                    guard loopsAFile, case .truncatedFrame(let frame, let received, let expected) = error, frame > 0 else { throw error }
+                    if !warnedAboutCutFrame {
+                        warnedAboutCutFrame = true
+                        logger?.warning("the clip's last frame is cut; dropped, and the clip loops without it", metadata: [
+                            "source": "\(sourceName)", "frame": "\(frame)", "bytes": "\(received) of \(expected)",
+                        ])
+                    }
+                    return false
+                }
             },
             rewind: { () throws(Y4MError) in try reader.rewind() },
             deliver: { due, slot in

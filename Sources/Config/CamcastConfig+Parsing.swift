@@ -10,14 +10,16 @@ extension CamcastConfig {
     public static func parse(yaml: String, fileName: String) throws(ConfigError) -> CamcastConfig {
         if let finding = YAMLEventScan.check(yaml) {
             throw ConfigError(problems: [
-                ConfigProblem(origin: fileName, keyPath: "", line: finding.line, column: finding.column, message: finding.message)
+                tabExplained(
+                    ConfigProblem(origin: fileName, keyPath: "", line: finding.line, column: finding.column, message: finding.message),
+                    in: yaml)
             ])
         }
         let root: YAMLNode?
         do {
             root = try YAMLComposer.compose(yaml)
         } catch {
-            throw ConfigError(problems: [syntaxProblem(error, fileName: fileName, text: yaml)])
+            throw ConfigError(problems: [tabExplained(syntaxProblem(error, fileName: fileName, text: yaml), in: yaml)])
         }
         var decoder = ConfigDecoder(origin: fileName)
         decoder.decode(document: root)
@@ -86,6 +88,20 @@ extension CamcastConfig {
             bytes.append(contentsOf: chunk[..<count])
         }
         return bytes
+    }
+
+    /// libyaml says "found character that cannot start any token" for a tab in the indentation,
+    /// which does not name the tab: when the faulty line is indented with one, say so.
+    static func tabExplained(_ problem: ConfigProblem, in yaml: String) -> ConfigProblem {
+        guard let line = problem.line, line >= 1 else { return problem }
+        let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false)
+        guard line <= lines.count else { return problem }
+        let indentation = lines[line - 1].prefix(while: { $0 == " " || $0 == "\t" })
+        guard let tab = indentation.firstIndex(of: "\t") else { return problem }
+        var explained = problem
+        explained.column = indentation.distance(from: indentation.startIndex, to: tab) + 1
+        explained.message = "invalid YAML: a tab in the indentation; YAML indents with spaces only (replace the tab with spaces)"
+        return explained
     }
 
     /// Turns a libyaml error into one problem with the line of the fault. Only libyaml's short

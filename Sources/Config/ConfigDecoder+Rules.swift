@@ -34,6 +34,10 @@ extension ConfigDecoder {
         if source.type == .file, let file = source.file {
             switch source.fileFormat {
             case nil:
+                if let advice = SourceFileAdvice.problem(for: file) {
+                    report("source.file", at: place("source.file", "source.type"), advice)
+                    break
+                }
                 report("source.pixel_format", at: place("source.file", "source.pixel_format"),
                        "is required for \(ValueText.quoted(file)): name a .y4m or .mjpeg file, or give the raw frames' format (for example YUYV)")
             case .raw where file.lowercased().hasSuffix(".y4m"):

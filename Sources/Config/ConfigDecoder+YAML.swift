@@ -18,11 +18,9 @@ extension ConfigDecoder {
             }
             return
         }
-        var sawOutputs = false
         for (keyNode, value) in mapping {
             let key = keyNode.scalar?.string ?? describe(keyNode)
             if key == "outputs" {
-                sawOutputs = true
                 decodeOutputs(value)
             } else if key == "overlay" {
                 decodeOverlay(value)
@@ -32,9 +30,9 @@ extension ConfigDecoder {
                 reportUnknownKey(key, in: nil, candidates: CamcastConfig.topLevelKeys, at: location(of: keyNode))
             }
         }
-        if !sawOutputs {
-            report("outputs", at: nil, "is required; \(Self.outputsHint)")
-        }
+        // No `outputs:` key is fine here: CAMCAST_OUTPUTS (the unit's EnvironmentFile, where the
+        // stream key belongs) or --output may give them. A run without any output is refused
+        // where every source of outputs has been applied (SettingsResolver's start checks).
     }
 
     static let outputsHint = "add at least one output, such as `- url: rtmp://host/app/key` or `- path: /var/lib/camcast/cam.flv`"

@@ -77,4 +77,11 @@ package final class AnnexBFileOutput: StreamOutput {
             sentFrames: writer.framesWritten, isComplete: writer.isFull,
             queuedMilliseconds: Int(worker.queue.spanMilliseconds))
     }
+
+    package func discardIfUnused() {
+        worker.stop(drainSeconds: 0)
+        guard let opened = writer.withLock({ $0 }) else { return }
+        opened.close()
+        if opened.framesWritten == 0 { UnusedFile.remove(opened.path) }
+    }
 }

@@ -159,4 +159,20 @@ package final class FLVFileOutput: StreamOutput {
             logger.error("could not finish FLV file", metadata: ["path": "\(path)", "error": "\(problem)"])
         }
     }
+
+    package func discardIfUnused() {
+        let unused = state.withLock { state -> String? in
+            guard let writer = state.writer, !state.muxer.isStreaming else { return nil }
+            state.writer = nil
+            try? writer.close()
+            return writer.path
+        }
+        guard let unused else {
+            finish(endTime: 0, drainSeconds: 0)
+            return
+        }
+        worker.stop(drainSeconds: 0)
+        UnusedFile.remove(unused)
+        logger.info("removed the FLV file of a run that did not start", metadata: ["path": "\(unused)"])
+    }
 }

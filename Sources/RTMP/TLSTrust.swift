@@ -4,7 +4,7 @@ internal import CGnuTLS
 /// (`RTMPPublisherOptions.tlsCAFile`). One per publisher, loaded at its first TLS connect; librtmp
 /// ends each session (gnutls_deinit) in `RTMP_Close`, and this outlives them all, because the
 /// publisher closes librtmp in its `deinit` before its stored properties go.
-final class TLSTrust {
+public final class TLSTrust {
     let credentials: gnutls_certificate_credentials_t
 
     /// Why the trust could not be loaded, worded for an error message.

@@ -142,13 +142,25 @@ public struct RTMPURL: Sendable, Hashable {
         let elements = path.split(separator: "/", omittingEmptySubsequences: false)
         if elements.count == 1 || (elements.count == 2 && elements[1].isEmpty) {
             guard !elements[0].isEmpty else { throw .missingApp }
-            throw .missingStreamKey
+            throw .missingStreamKey(app: looksLikeApplication(elements[0]) ? String(elements[0]) : nil)
         }
-        guard let key = elements.last, !key.isEmpty else { throw .missingStreamKey }
+        guard let key = elements.last, !key.isEmpty else {
+            // `app/key/`: a key was given, then a slash.
+            if elements.dropLast().allSatisfy({ !$0.isEmpty }) { throw .trailingSlash }
+            throw .emptyPathElement
+        }
         let appElements = elements.dropLast()
         if appElements.contains(where: \.isEmpty) { throw .emptyPathElement }
         guard appElements.count <= 3 else { throw .tooManyPathElements(count: appElements.count) }
         return (appElements.joined(separator: "/"), String(key))
+    }
+
+    /// Whether a lone path element reads as an application name rather than a stream key: short
+    /// and lowercase (`live`, `rec`, `app2`). Keys are long or mixed-case; a short lowercase key
+    /// given without its application would be shown, the price of naming what the user typed.
+    static func looksLikeApplication(_ element: Substring) -> Bool {
+        element.count <= 12 && element.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == "." }
+            && element.contains { ("a"..."z").contains($0) }
     }
 
     /// `host`, bracketed when it is an IPv6 address, as a URL writes it.

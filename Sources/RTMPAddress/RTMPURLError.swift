@@ -26,8 +26,12 @@ public enum RTMPURLError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidPort(text: String?)
     /// No application path element after the host.
     case missingApp
-    /// No stream key after the application.
-    case missingStreamKey
+    /// No stream key after the application. `app` is the one path element when it reads as an
+    /// application name (short, lowercase: `live`, `rec`), so the message can show what was
+    /// typed; nil when it could be a key given without its application (then it stays masked).
+    case missingStreamKey(app: String?)
+    /// A `/` after the stream key (`rtmp://host/app/key/`): librtmp would publish to an empty name.
+    case trailingSlash
     /// An empty path element (`//`).
     case emptyPathElement
     /// More than three application elements: librtmp's URL parser takes at most
@@ -60,8 +64,12 @@ public enum RTMPURLError: Error, Sendable, Hashable, CustomStringConvertible {
             return "has a port that is not a number in 1…65535"
         case .missingApp:
             return "has no application and no stream key (expected \(form))"
-        case .missingStreamKey:
-            return "has only one path element; expected an application and a stream key (\(form))"
+        case .missingStreamKey(let app?):
+            return "has the application `\(app)` but no stream key after it; the key is missing (expected \(form))"
+        case .missingStreamKey(nil):
+            return "has only one path element (masked: it may be a key); expected an application and a stream key (\(form))"
+        case .trailingSlash:
+            return "ends with `/` after the stream key; remove the trailing slash (expected \(form))"
         case .emptyPathElement:
             return "has an empty path element (//)"
         case .tooManyPathElements(let count):
@@ -71,7 +79,15 @@ public enum RTMPURLError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The problem with `text`, quoting it redacted: "`rtmp://h:0/live/****` has port `0`; …".
     public func message(quoting text: String) -> String {
-        text.isEmpty ? reason : "`\(RTMPURL.redact(text))` \(reason)"
+        guard !text.isEmpty else { return reason }
+        var quoted = RTMPURL.redact(text)
+        // The one path element is the application, not a key: show it as typed.
+        if case .missingStreamKey(let app?) = self, let scheme = quoted.firstRange(of: "://"),
+            let masked = quoted[scheme.upperBound...].firstRange(of: "/" + StreamKeyRedactor.mask)
+        {
+            quoted.replaceSubrange(masked, with: "/" + app)
+        }
+        return "`\(quoted)` \(reason)"
     }
 
     public var description: String { "URL \(reason)" }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CamcastDaemon
 import Config
 import Media
 #if canImport(Glibc)
@@ -11,6 +12,7 @@ struct Camcast: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "camcast",
         abstract: "Streams a V4L2 camera (or a test pattern) to RTMP servers and FLV files.",
+        version: "camcast \(CamcastVersion.string)",
         subcommands: [RunCommand.self, CheckConfigCommand.self, DevicesCommand.self]
     )
 

@@ -23,16 +23,18 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Frame rate, e.g. 30 or 30000/1001 (default 30).")
     var fps: String?
 
-    @Option(help: "Average video bitrate in kbit/s (default 2500).")
+    // Number options take the next argument as their value even when it starts with `-`, so
+    // `--bitrate -5` is refused as an out-of-range bitrate, not as a missing value.
+    @Option(parsing: .unconditional, help: "Average video bitrate in kbit/s (default 2500).")
     var bitrate: Int?
 
-    @Option(name: .customLong("min-bitrate"), help: "Adaptive bitrate's floor in kbit/s (default a quarter of --bitrate, at least 50).")
+    @Option(name: .customLong("min-bitrate"), parsing: .unconditional, help: "Adaptive bitrate's floor in kbit/s (default a quarter of --bitrate, at least 50).")
     var minBitrate: Int?
 
     @Flag(name: .customLong("no-adaptive-bitrate"), help: "Keep --bitrate whatever the RTMP outputs carry; a slow link then drops up to the next keyframe.")
     var noAdaptiveBitrate = false
 
-    @Option(name: .customLong("keyint-seconds"), help: "Longest time between keyframes, seconds (default 2).")
+    @Option(name: .customLong("keyint-seconds"), parsing: .unconditional, help: "Longest time between keyframes, seconds (default 2).")
     var keyintSeconds: Double?
 
     @Option(help: "Video codec: h264 (libx264, default) or h265 (libx265, sent as Enhanced RTMP).")
@@ -50,7 +52,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("record"), help: "Record 10-minute MP4 segments into this folder, beside the outputs (config outputs: - record: DIR for segment length and retention).")
     var recordDirectory: String?
 
-    @Option(help: "Stop after this many seconds of media.")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds of media.")
     var duration: Double?
 
     @Option(help: "File sources: 'realtime' (default; one frame per frame interval) or 'fast' (as fast as the encoder goes).")
@@ -62,16 +64,16 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-reconnect"), help: "Exit with an error on the first RTMP failure instead of reconnecting.")
     var noReconnect = false
 
-    @Option(name: .customLong("reconnect-attempts"), help: "Give up after this many failed RTMP attempts in a row (default 0: forever).")
+    @Option(name: .customLong("reconnect-attempts"), parsing: .unconditional, help: "Give up after this many failed RTMP attempts in a row (default 0: forever).")
     var reconnectAttempts: Int?
 
-    @Option(name: .customLong("reconnect-healthy-after"), help: "Seconds a connection must stay up to reset the backoff after a refused or dropped publish (default 30); refused connections always retry within 2 s.")
+    @Option(name: .customLong("reconnect-healthy-after"), parsing: .unconditional, help: "Seconds a connection must stay up to reset the backoff after a refused or dropped publish (default 30); refused connections always retry within 2 s.")
     var reconnectHealthyAfter: Double?
 
-    @Option(name: .customLong("connect-timeout"), help: "Seconds an RTMP server may stay silent while connecting, in the handshake or before publishing starts, before the attempt fails and is retried (default 10).")
+    @Option(name: .customLong("connect-timeout"), parsing: .unconditional, help: "Seconds an RTMP server may stay silent while connecting, in the handshake or before publishing starts, before the attempt fails and is retried (default 10).")
     var connectTimeout: Double?
 
-    @Option(name: .customLong("send-timeout"), help: "Seconds an RTMP connection may make no progress before it is dropped and retried (default 10).")
+    @Option(name: .customLong("send-timeout"), parsing: .unconditional, help: "Seconds an RTMP connection may make no progress before it is dropped and retried (default 10).")
     var sendTimeout: Int?
 
     @Option(name: .customLong("tls-ca-file"), help: "For rtmps:// outputs: a PEM file of CA certificates to trust besides the system store (config network.tls_ca_file).")

@@ -34,10 +34,10 @@ import Testing
         let previous = snapshot(atSeconds: 100, captured: 3000, encoded: 2990, bytes: 10_000_000)
         var current = snapshot(atSeconds: 110, captured: 3300, encoded: 3289, bytes: 13_125_000)
         current.droppedByDriver = 7
-        current.placeholderReason = "camera gone"
+        current.placeholderReason = "waiting for camera /dev/video0"
         let line = StatusLine(previous: previous, current: current, uptimeSeconds: 5).text
         #expect(
-            line == "[camera gone] 1280x720 in 30.0 fps out 29.9 fps 2500/2500 kbit/s queue 0.0 s dropped 15 reconnects 1 outputs 2 up 0:00:05")
+            line == "[waiting for camera /dev/video0] 1280x720 in 30.0 fps out 29.9 fps 2500/2500 kbit/s queue 0.0 s dropped 15 reconnects 1 outputs 2 up 0:00:05")
     }
 
     @Test func adaptiveBitrateShowsTheBitrateInUse() {

@@ -61,4 +61,39 @@ import Testing
         #expect(last == lastCopy)
         #expect(kept != last)
     }
+
+    /// Log messages at warning, kept for a test to count.
+    final class Warnings: LogHandler, @unchecked Sendable {
+        // Used from the test's one thread only.
+        var messages: [String] = []
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
+            guard level == .warning else { return }
+            messages.append("\(message) count=\(metadata?["count"].map { "\($0)" } ?? "")")
+        }
+    }
+
+    /// Issue 25: a corrupt clip logged one warning per bad frame (51 lines in 3 s). Now every bad
+    /// frame is counted, and reported once, then at most once per 10 s with a count.
+    @Test func badFramesAreCountedEachAndReportedOncePerInterval() throws {
+        let warnings = Warnings()
+        let logger = Logger(label: "test") { _ in warnings }
+        var counted = 0
+        let decoding = try #require(MJPEGFrameDecoding(width: 320, height: 180, keepsLastPicture: false, logger: logger, countCorrupt: { counted += 1 }))
+        let garbage = [UInt8](repeating: 0x55, count: 4096)
+        for sequence in 0..<51 {
+            #expect(garbage.withUnsafeBytes { decoding.decode($0, sequence: UInt64(sequence)) } == nil)
+        }
+        #expect(counted == 51)
+        #expect(warnings.messages == ["dropped a bad MJPEG frame count=1"])
+        // Good frames in between do not reset the interval; the next report carries the count.
+        let good = MJPEGClip.images(try MJPEGClip.stream(frames: 1))[0]
+        #expect(good.withUnsafeBytes { decoding.decode($0, sequence: 51) } != nil)
+        #expect(warnings.messages.count == 1)
+    }
 }

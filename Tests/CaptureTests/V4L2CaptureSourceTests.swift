@@ -1,7 +1,8 @@
-import Capture
+@testable import Capture
 import Glibc
 import Logging
 import Media
+import Synchronization
 import Testing
 
 /// What the source does without a camera; capture itself is tested against vivid in
@@ -11,19 +12,68 @@ import Testing
         V4L2SourceSettings(devicePath: path, size: VideoSize(width: 320, height: 180), frameRate: FrameRate(numerator: 30))
     }
 
-    @Test func startFailsWithDeviceNotFoundForAMissingNode() throws {
-        let source = try V4L2CaptureSource(settings: Self.settings("/dev/video-camcast-none"), logger: Logger(label: "test"))
-        #expect(throws: CaptureError.deviceNotFound(path: "/dev/video-camcast-none")) {
-            try source.start { _ in }
-        }
-        #expect(source.state == .stopped)
-        #expect(source.format == nil)
-        // A failed start leaves the source startable again (and failing the same way).
-        #expect(throws: CaptureError.deviceNotFound(path: "/dev/video-camcast-none")) {
-            try source.start { _ in }
-        }
+    /// Frames the source delivered, for the tests to look at.
+    final class Delivered: Sendable {
+        let frames = Mutex<[VideoFrame]>([])
+        func add(_ frame: VideoFrame) { frames.withLock { $0.append(frame.owned()) } }
+        var count: Int { frames.withLock { $0.count } }
     }
 
+    /// Waits up to `seconds` for `condition`, polling every 20 ms.
+    static func wait(seconds: Double, until condition: () -> Bool) -> Bool {
+        let deadline = MonotonicTime.now().adding(nanoseconds: UInt64(seconds * 1e9))
+        while MonotonicTime.now() < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
+    }
+
+    /// A camera absent at start is one lost before its first frame (issue 25): the source starts,
+    /// sends the slate at the configured size in NV12 on the frame clock, and says what it waits for.
+    @Test func aMissingNodeStartsOnTheSlateAndWaitsForTheCamera() throws {
+        let source = try V4L2CaptureSource(settings: Self.settings("/dev/video-camcast-none"), logger: Logger(label: "test"))
+        let delivered = Delivered()
+        try source.start { delivered.add($0) }
+        defer { source.stop() }
+        #expect(source.state == .placeholder(.gone("no video device at /dev/video-camcast-none")))
+        #expect(source.placeholderReason == "waiting for camera /dev/video-camcast-none")
+        #expect(source.format == nil)
+        #expect(Self.wait(seconds: 10) { delivered.count >= 10 })
+        let frames = delivered.frames.withLock { $0 }
+        let first = try #require(frames.first)
+        #expect(first.width == 320 && first.height == 180 && first.pixelFormat == .nv12)
+        #expect(first.copiedBytes().first == OfflineSlate.yuv.y)
+        // On the frame clock: stamps advance by about 1/30 s, sequence numbers count up.
+        for (earlier, later) in zip(frames, frames.dropFirst()) {
+            #expect(later.timestamp > earlier.timestamp)
+            #expect(later.sequence > earlier.sequence)
+        }
+        source.stop()
+        #expect(source.state == .stopped)
+    }
+
+    /// The device is tried again every `reopenIntervalSeconds`: a link that appears later is
+    /// opened (here it leads to /dev/null, so the state turns from "gone" to "failing", which
+    /// shows the attempt happened) while the slate keeps going out.
+    @Test func aPathThatAppearsLaterIsTriedAgain() throws {
+        let dir = "/tmp/camcast-late-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        #expect(mkdir(dir, 0o700) == 0)
+        defer { _ = unlink(dir + "/video"); _ = rmdir(dir) }
+        var settings = Self.settings(dir + "/video")
+        settings.reopenIntervalSeconds = 0.2
+        let source = try V4L2CaptureSource(settings: settings, logger: Logger(label: "test"))
+        let delivered = Delivered()
+        try source.start { delivered.add($0) }
+        defer { source.stop() }
+        #expect(source.placeholderReason == "waiting for camera \(dir)/video")
+        #expect(symlink("/dev/null", dir + "/video") == 0)
+        #expect(Self.wait(seconds: 10) { source.placeholderReason == "camera failing" }, "\(source.state)")
+        let before = delivered.count
+        #expect(Self.wait(seconds: 10) { delivered.count > before + 5 })
+    }
+
+    /// A node that answers no V4L2 ioctl never will: refused at start, not waited for.
     @Test func startRejectsANodeThatIsNotV4L2() throws {
         let source = try V4L2CaptureSource(settings: Self.settings("/dev/null"), logger: Logger(label: "test"))
         let error = try #require(throws: CaptureError.self) { try source.start { _ in } }

@@ -147,10 +147,28 @@ import Glibc
         #expect(collector.ending.withLock { $0 } == [nil])
     }
 
-    @Test func aTruncatedLastFrameEndsPlaybackWithTheError() throws {
-        let path = try Y4MClip.file(Array(Y4MClip.bytes(frames: 2).dropLast(10)))
+    /// Issue 25: a looping clip whose last frame is cut used to end the run after one pass (exit
+    /// 1). It drops the cut frame and loops: frame 0 again and again, and no end.
+    @Test func aLoopingClipWithACutLastFrameDropsItAndLoops() throws {
+        let bytes = Y4MClip.bytes(frames: 2)
+        let path = try Y4MClip.file(Array(bytes.dropLast(10)))
         let collector = Collector()
         let source = try Y4MFileSource(settings: Y4MSourceSettings(path: path, loop: true, pace: .fast)) { collector.end($0) }
+        try source.start { collector.add($0) }
+        collector.wait { collector.count >= 5 || collector.ended.load(ordering: .acquiring) }
+        source.stop()
+        #expect(collector.ending.withLock { $0 }.isEmpty, "playback ended: \(collector.ending.withLock { $0 })")
+        let frames = collector.frames.withLock { $0 }
+        #expect(frames.count >= 5)
+        // Every frame delivered is the clip's first (the cut one never goes out).
+        let first = try #require(frames.first).copiedBytes()
+        #expect(frames.allSatisfy { $0.copiedBytes() == first })
+    }
+
+    @Test func aTruncatedLastFrameEndsPlaybackWithTheErrorWhenNotLooping() throws {
+        let path = try Y4MClip.file(Array(Y4MClip.bytes(frames: 2).dropLast(10)))
+        let collector = Collector()
+        let source = try Y4MFileSource(settings: Y4MSourceSettings(path: path, loop: false, pace: .fast)) { collector.end($0) }
         try source.start { collector.add($0) }
         collector.wait { collector.ended.load(ordering: .acquiring) }
         source.stop()

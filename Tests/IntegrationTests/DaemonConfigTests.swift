@@ -53,7 +53,6 @@ private let badConfigFiles: [BadConfigFile] = [
     .init(name: "key in the wrong section", yaml: "encoder:\n  fps: 25\n" + outputs, keyPath: "encoder.fps", line: 2),
     .init(name: "unknown output key", yaml: "outputs:\n  - uri: rtmp://example.com/live/k\n", keyPath: "outputs[0].uri", line: 2),
     // Outputs and URLs.
-    .init(name: "no outputs", yaml: "encoder:\n  bitrate_kbps: 3000\n", keyPath: "outputs", line: nil),
     .init(name: "empty outputs list", yaml: "outputs: []\n", keyPath: "outputs", line: 1),
     .init(name: "url with http scheme", yaml: "outputs:\n  - path: /tmp/a.flv\n  - url: http://example.com/live/k\n",
           keyPath: "outputs[1].url", line: 3),

@@ -14,7 +14,9 @@ import Testing
             ["run", "--source", "testpattern", "--size", "320x240", "--duration", "2", "--output", missing])
         let result = try camcast.wait(timeout: 30)
         #expect(result.status == 78, "\(result.stderr)")
-        let line = try #require(result.stderr.split(separator: "\n").first { $0.hasPrefix("camcast: error: ") }, "\(result.stderr)")
-        #expect(line.contains(missing) && line.contains("No such file or directory"), "\(line)")
+        // Refused by the start checks, before anything opens (check-config says the same).
+        let line = try #require(result.stderr.split(separator: "\n").first { $0.hasPrefix("camcast: ") }, "\(result.stderr)")
+        #expect(line.contains("outputs[0]") && line.contains(missing) && line.contains("No such file or directory"), "\(line)")
+        #expect(!FileManager.default.fileExists(atPath: missing))
     }
 }

@@ -48,6 +48,9 @@ final class StepClock {
 struct SystemdBootTests {
     static let key = "sYsTeMd-KeY-7781"
     static let key2 = "cAm2-KeY-5523"
+    static let key3 = "lAtE-KeY-2525"
+    /// A camera that is never plugged in during the test: a by-id link udev has not made.
+    static let lateCamera = "/dev/v4l/by-id/usb-Camcast_Late_Camera-video-index0"
     /// Shortened for the test (drop-in) from the units' 30 s, so a hang is caught in seconds.
     static let watchdogSeconds = 8.0
 
@@ -85,12 +88,14 @@ struct SystemdBootTests {
         try stop(box, server, clock)
         try outputOutsideStateDirectory(box, clock)
         try badKey(box, clock)
+        try lateCamera(box, server, clock)
+        try killedRepeatedly(box, clock)
         try watchdog(box, server, clock)
 
         // The stream key in no field of any journal entry, from any unit.
         let journal = try box.exec(["journalctl", "-o", "json", "--no-pager"], timeout: 60).stdout
         #expect(journal.contains("streaming"), "the journal holds camcast's lines")
-        #expect(!journal.contains(Self.key) && !journal.contains(Self.key2), "a stream key reached the journal")
+        #expect(!journal.contains(Self.key) && !journal.contains(Self.key2) && !journal.contains(Self.key3), "a stream key reached the journal")
 
         let security = try box.exec(["systemd-analyze", "security", "camcast", "--no-pager"]).stdout
         let line = try #require(security.split(separator: "\n").first { $0.contains("Overall exposure level") })
@@ -126,6 +131,14 @@ struct SystemdBootTests {
         #expect(try box.sh("id camcast").contains("(video)"), "the camcast user is in group video")
         #expect(try box.sh("id camcast").contains("(audio)"), "the camcast user is in group audio (ALSA capture)")
         #expect(try box.sh("stat -c '%a %U:%G' /etc/camcast /etc/camcast/camcast.yaml") == "750 root:camcast\n640 root:camcast\n")
+        // Man pages and completions, generated from the argument parser (issue 25).
+        let docs = try box.sh(
+            "ls /usr/share/man/man1/camcast.1.gz /usr/share/man/man1/camcast.run.1.gz /usr/share/bash-completion/completions/camcast "
+                + "/usr/share/zsh/vendor-completions/_camcast /usr/share/fish/vendor_completions.d/camcast.fish")
+        #expect(docs.split(separator: "\n").count == 5, "\(docs)")
+        #expect(try box.sh("zcat /usr/share/man/man1/camcast.check-config.1.gz").contains("env-file"))
+        #expect(try box.sh("grep -c -- '--env-file' /usr/share/bash-completion/completions/camcast") != "0\n")
+        #expect(try box.sh("camcast --version").hasPrefix("camcast "))
         #expect(try box.sh("systemctl is-enabled camcast; systemctl is-active camcast") == "disabled\ninactive\n",
                 "installing the package enables and starts nothing")
     }
@@ -206,7 +219,7 @@ struct SystemdBootTests {
         try box.install("source:\n  size: 320x240\noutputs:\n  - path: /srv/rec/cam.flv\n", at: "/etc/camcast/srv.yaml", group: "camcast", mode: "640")
         let started = try clock.step("systemctl start camcast@srv (fails)") { try box.exec(["systemctl", "start", "camcast@srv"]) }
         #expect(started.status != 0)
-        usleep(4_000_000)  // past RestartSec=2: a restart would show in NRestarts
+        usleep(7_000_000)  // past RestartSec=5: a restart would show in NRestarts
         #expect(try box.property("camcast@srv", "ExecMainStatus") == "78")
         #expect(try box.property("camcast@srv", "NRestarts") == "0")
         let errors = try box.sh("journalctl -p err -u camcast@srv -o cat --no-pager")
@@ -219,7 +232,7 @@ struct SystemdBootTests {
             "encoder:\n  bitrate: 3000\noutputs:\n  - path: /var/lib/camcast/x.flv\n", at: "/etc/camcast/camcast.yaml", group: "camcast", mode: "640")
         let started = try clock.step("systemctl start camcast with a bad key (fails)") { try box.exec(["systemctl", "start", "camcast"]) }
         #expect(started.status != 0)
-        usleep(4_000_000)
+        usleep(7_000_000)  // past RestartSec=5
         #expect(try box.property("camcast", "ExecMainStatus") == "78")
         #expect(try box.property("camcast", "NRestarts") == "0")
         let errors = try box.sh("journalctl -p err -u camcast -o cat --no-pager")
@@ -256,5 +269,70 @@ struct SystemdBootTests {
         #expect(journal.contains("Main process exited, code=killed, status=6/ABRT"), "\(journal.suffix(3000))")
         #expect(try box.property("camcast", "NRestarts") == "1")
         try box.exec(["systemctl", "stop", "camcast"], timeout: 40)
+    }
+
+    /// Issue 25: the unit enabled with a camera that is not there is active (READY came), streams
+    /// the slate to the server, says what it waits for, and is still active after 60 s without a
+    /// restart. The outputs come from /etc/camcast/camcast.env (EnvironmentFile=), not the YAML.
+    private func lateCamera(_ box: NspawnContainer, _ server: RTMPServer, _ clock: StepClock) throws {
+        try box.install(
+            "source:\n  type: device\n  device: \(Self.lateCamera)\n  size: 320x240\n  fps: 15\nencoder:\n  bitrate_kbps: 300\n"
+                + "status:\n  interval_seconds: 2\n",
+            at: "/etc/camcast/camcast.yaml", group: "camcast", mode: "640")
+        try box.install(
+            "# the key lives here, not in the YAML\nCAMCAST_OUTPUTS=\"rtmp://127.0.0.1:\(server.port)/rec/\(Self.key3)\"\n",
+            at: "/etc/camcast/camcast.env", group: "camcast", mode: "640")
+        try box.sh("systemctl reset-failed camcast")
+        let started = try clock.step("systemctl start camcast, camera absent (returns at READY=1)") {
+            try box.exec(["systemctl", "start", "camcast"], timeout: 60)
+        }
+        #expect(started.status == 0, "\(started.stderr)\(box.log("camcast"))")
+        #expect(try box.property("camcast", "ActiveState") == "active")
+        let slate = try clock.step("slate frames in the server's recording") {
+            try waitUntil(30) { try server.uniqueRecordings(Self.key3).first.map { (try? ProbedVideo.packets($0).count) ?? 0 >= 30 } ?? false }
+        }
+        #expect(slate, "nginx-rtmp recorded the slate; \(box.log("camcast"))")
+        let waiting = try waitUntil(20) {
+            try box.property("camcast", "StatusText").contains("waiting for camera \(Self.lateCamera)")
+        }
+        let statusText = try box.property("camcast", "StatusText")
+        #expect(waiting, "STATUS= says what it waits for: \(statusText)")
+        let restartsBefore = try box.property("camcast", "NRestarts")
+        _ = clock.step("60 s with the camera absent") { usleep(60_000_000) }
+        #expect(try box.property("camcast", "ActiveState") == "active", "\(box.log("camcast"))")
+        #expect(try box.property("camcast", "NRestarts") == restartsBefore)
+        #expect(restartsBefore == "0")
+        let recording = try #require(try server.uniqueRecordings(Self.key3).first)
+        #expect(try ProbedVideo.probe(recording).decodedFrames >= 15 * 50, "a minute of slate reached the server")
+    }
+
+    /// The main process SIGKILLed each time it becomes active, 8 times in a row: systemd restarts
+    /// it every time (no start limit leaves it `failed`), and it ends active.
+    private func killedRepeatedly(_ box: NspawnContainer, _ clock: StepClock) throws {
+        let before = Int(try box.property("camcast", "NRestarts")) ?? -1
+        var previous = ""
+        try clock.step("8 × SIGKILL, each time it is active") {
+            for round in 1...8 {
+                var pid = ""
+                let active = try waitUntil(40) {
+                    let now = try box.sh("systemctl show camcast -p MainPID -p ActiveState --value").split(separator: "\n")
+                    guard now.count == 2, now[1] == "active", now[0] != "0", String(now[0]) != previous else { return false }
+                    pid = String(now[0])
+                    return true
+                }
+                try #require(active, "round \(round): not active again; \(box.log("camcast"))")
+                try box.sh("kill -KILL \(pid)")
+                previous = pid
+            }
+        }
+        let back = try waitUntil(40) {
+            let now = try box.sh("systemctl show camcast -p MainPID -p ActiveState --value").split(separator: "\n")
+            return now.count == 2 && now[1] == "active" && String(now[0]) != previous && now[0] != "0"
+        }
+        #expect(back, "active after the 8th kill; \(box.log("camcast"))")
+        #expect(try box.property("camcast", "Result") != "start-limit-hit")
+        #expect(Int(try box.property("camcast", "NRestarts")) == before + 8)
+        try box.exec(["systemctl", "stop", "camcast"], timeout: 40)
+        try box.sh("rm -f /etc/camcast/camcast.env")
     }
 }

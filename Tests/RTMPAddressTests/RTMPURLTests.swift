@@ -138,9 +138,12 @@ struct RTMPURLTests {
         Invalid(text: "rtmp://h", error: .missingApp, secret: nil),
         Invalid(text: "rtmp://h/", error: .missingApp, secret: nil),
         Invalid(text: "rtmp://h?key=SECRETKEYF", error: .missingApp, secret: "SECRETKEYF"),
-        Invalid(text: "rtmp://h/app", error: .missingStreamKey, secret: nil),
-        Invalid(text: "rtmp://h/app/", error: .missingStreamKey, secret: nil),
-        Invalid(text: "rtmp://h/app/?key=SECRETKEYG", error: .missingStreamKey, secret: "SECRETKEYG"),
+        Invalid(text: "rtmp://h/app", error: .missingStreamKey(app: "app"), secret: nil),
+        Invalid(text: "rtmp://h/app/", error: .missingStreamKey(app: "app"), secret: nil),
+        Invalid(text: "rtmp://h/app/?key=SECRETKEYG", error: .missingStreamKey(app: "app"), secret: "SECRETKEYG"),
+        // A lone element that may be a key given without its application stays masked.
+        Invalid(text: "rtmp://h/SECRETKEYK1x", error: .missingStreamKey(app: nil), secret: "SECRETKEYK1x"),
+        Invalid(text: "rtmp://h/rec/SECRETKEYL/", error: .trailingSlash, secret: "SECRETKEYL"),
         Invalid(text: "rtmp://h//SECRETKEYH", error: .emptyPathElement, secret: "SECRETKEYH"),
         Invalid(text: "rtmp://h/a//SECRETKEYI", error: .emptyPathElement, secret: "SECRETKEYI"),
         Invalid(text: "rtmp://h/a/b/c/d/SECRETKEYJ", error: .tooManyPathElements(count: 4), secret: "SECRETKEYJ"),
@@ -171,5 +174,17 @@ struct RTMPURLTests {
         #expect(RTMPURLError.invalidPort(text: "99999").message(quoting: "rtmp://h:99999/live/k3y")
                 == "`rtmp://h:99999/live/****` has port `99999`; a port is 1…65535")
         #expect(RTMPURLError.empty.message(quoting: "") == "is empty (expected rtmp[s]://host[:port]/app/key)")
+    }
+
+    /// Issue 25: the application the user typed is shown and the missing key named; a trailing
+    /// slash is named as such, the key masked.
+    @Test("a URL without a key names its application; a trailing slash is named")
+    func missingKeyAndTrailingSlashMessages() throws {
+        let noKey = try #require(throws: RTMPURLError.self) { try RTMPURL(parsing: "rtmp://127.0.0.1:19460/rec") }
+        #expect(noKey.message(quoting: "rtmp://127.0.0.1:19460/rec")
+                == "`rtmp://127.0.0.1:19460/rec` has the application `rec` but no stream key after it; the key is missing (expected rtmp[s]://host[:port]/app/key)")
+        let slash = try #require(throws: RTMPURLError.self) { try RTMPURL(parsing: "rtmp://127.0.0.1:19460/rec/SECRETKEYM/") }
+        #expect(slash.message(quoting: "rtmp://127.0.0.1:19460/rec/SECRETKEYM/")
+                == "`rtmp://127.0.0.1:19460/rec/****/` ends with `/` after the stream key; remove the trailing slash (expected rtmp[s]://host[:port]/app/key)")
     }
 }

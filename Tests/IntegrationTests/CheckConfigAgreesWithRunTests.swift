@@ -1,0 +1,93 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// One input `camcast run` refuses at start, given as a config file and environment variables.
+struct RefusedStart: Sendable, CustomTestStringConvertible {
+    var name: String
+    /// The config file; `DIR` stands for the test's scratch directory.
+    var yaml: String
+    var environment: [String: String] = [:]
+    /// Files to make in the scratch directory first (name → bytes).
+    var files: [String: [UInt8]] = [:]
+    /// What the message must say.
+    var says: String
+
+    var testDescription: String { name }
+}
+
+/// A WAV file's header: 44 bytes, then `samples` zero samples.
+private func wav(formatTag: Int, bits: Int, samples: Int = 480) -> [UInt8] {
+    func le(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+    let width = bits / 8
+    return Array("RIFF".utf8) + le(36 + samples * width, 4) + Array("WAVEfmt ".utf8) + le(16, 4) + le(formatTag, 2) + le(1, 2)
+        + le(48000, 4) + le(48000 * width, 4) + le(width, 2) + le(bits, 2) + Array("data".utf8) + le(samples * width, 4)
+        + [UInt8](repeating: 0, count: samples * width)
+}
+
+private let flvOutput = "outputs:\n  - path: DIR/out.flv\n"
+private let refusedStarts: [RefusedStart] = [
+    .init(name: "no output", yaml: "source:\n  type: testpattern\n", says: "no output given"),
+    .init(name: "output directory missing", yaml: "outputs:\n  - path: DIR/missing/out.flv\n", says: "does not exist"),
+    .init(name: "bad environment value", yaml: flvOutput, environment: ["CAMCAST_ENCODER_BITRATE_KBPS": "fast"], says: "CAMCAST_ENCODER_BITRATE_KBPS"),
+    .init(name: "misspelled environment name", yaml: flvOutput, environment: ["CAMCAST_ENCODER_BITRATE": "900"], says: "unknown setting"),
+    .init(name: "outputs from the environment into a missing directory", yaml: "source:\n  type: testpattern\n",
+          environment: ["CAMCAST_OUTPUTS": "DIR/missing/out.flv"], says: "does not exist"),
+    .init(name: "A-law WAV", yaml: flvOutput + "audio:\n  source: file\n  file: DIR/alaw.wav\n", files: ["alaw.wav": wav(formatTag: 6, bits: 8)],
+          says: "not PCM"),
+    .init(name: "TLS CA file missing", yaml: flvOutput + "network:\n  tls_ca_file: DIR/ca.pem\n", says: "cannot read the TLS CA file"),
+    .init(name: "camera path is a directory", yaml: flvOutput + "source:\n  type: device\n  device: /dev/shm\n", says: "is a directory"),
+    .init(name: "clip without frames", yaml: flvOutput + "source:\n  type: file\n  file: DIR/empty.y4m\n",
+          files: ["empty.y4m": Array("YUV4MPEG2 W48 H32 F25:1 C420jpeg\n".utf8)], says: "source.file"),
+]
+
+/// Whatever `camcast run` refuses at start, `camcast check-config` refuses too, with the same
+/// words and exit 78, and the failed run leaves no file behind (issue 25).
+@Suite struct CheckConfigAgreesWithRunTests {
+    /// The problem lines (`camcast: …`) of a run, without the log lines around them.
+    static func problems(_ stderr: String) -> [String] {
+        stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix("camcast: ") && !$0.hasPrefix("camcast: warning") }
+    }
+
+    @Test(arguments: refusedStarts)
+    func checkConfigRefusesWhatRunRefuses(_ input: RefusedStart) throws {
+        let dir = try Project.scratchDirectory("refused-start")
+        for (name, bytes) in input.files { try Data(bytes).write(to: dir.appendingPathComponent(name)) }
+        let config = dir.appendingPathComponent("camcast.yaml")
+        try input.yaml.replacingOccurrences(of: "DIR", with: dir.path).write(to: config, atomically: true, encoding: .utf8)
+        let environment = input.environment.map { "\($0.key)=\($0.value.replacingOccurrences(of: "DIR", with: dir.path))" }.sorted()
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path))
+
+        let run = try ProcessRunner.run(
+            "/usr/bin/env", environment + [Project.camcastBinary.path, "run", "--config", config.path, "--duration", "1"], timeout: 60)
+        let check = try ProcessRunner.run("/usr/bin/env", environment + [Project.camcastBinary.path, "check-config", config.path], timeout: 60)
+        #expect(run.status == 78, "run: \(run.stderr)")
+        #expect(check.status == 78, "check-config: \(check.stderr)")
+        #expect(Self.problems(run.stderr) == Self.problems(check.stderr), "run:\n\(run.stderr)\ncheck-config:\n\(check.stderr)")
+        #expect(Self.problems(check.stderr).contains { $0.contains(input.says) }, "\(check.stderr)")
+        // No debris: the refused run made no file.
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)) == before)
+    }
+
+    /// `--env-file` applies a unit's EnvironmentFile: its outputs and overrides are what is checked,
+    /// and its summary names codec, audio and every output.
+    @Test func theEnvironmentFileIsAppliedAsTheUnitWould() throws {
+        let dir = try Project.scratchDirectory("env-file")
+        let config = dir.appendingPathComponent("camcast.yaml")
+        try "source:\n  type: testpattern\n".write(to: config, atomically: true, encoding: .utf8)
+        let envFile = dir.appendingPathComponent("camcast.env")
+        try "# the stream key lives here\nCAMCAST_OUTPUTS=\"rtmp://127.0.0.1/live/secretkey \(dir.path)/rec.flv\"\nCAMCAST_ENCODER_CODEC=h265\n"
+            .write(to: envFile, atomically: true, encoding: .utf8)
+        let good = try ProcessRunner.run(Project.camcastBinary.path, ["check-config", config.path, "--env-file", envFile.path], timeout: 60)
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stdout.contains("libx265"), "\(good.stdout)")
+        #expect(good.stdout.contains("audio "), "\(good.stdout)")
+        #expect(good.stdout.contains("outputs: rtmp://127.0.0.1:1935/live/****, \(dir.path)/rec.flv"), "\(good.stdout)")
+        #expect(!good.stdout.contains("secretkey") && !good.stderr.contains("secretkey"))
+
+        try "CAMCAST_ENCODER_BITRATE=900\n".write(to: envFile, atomically: true, encoding: .utf8)
+        let bad = try ProcessRunner.run(Project.camcastBinary.path, ["check-config", config.path, "--env-file", envFile.path], timeout: 60)
+        #expect(bad.status == 78)
+        #expect(bad.stderr.contains("CAMCAST_ENCODER_BITRATE: unknown setting"), "\(bad.stderr)")
+    }
+}
