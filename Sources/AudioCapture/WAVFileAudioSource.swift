@@ -2,8 +2,9 @@ import Logging
 import Media
 import Synchronization
 
-/// A 16-bit PCM WAV file played in a loop, in real time, at the configured format (resampled with
-/// libswresample when the file's rate or channel count differs): music over a city camera.
+/// A PCM or float WAV file played in a loop, in real time, at the configured format (converted
+/// with libswresample when the file's sample format, rate or channel count differs): music over a
+/// city camera.
 ///
 /// The file is opened and its header checked in `init`, so a bad file is a startup error. Runs
 /// of `runFrames` sample frames go out when their last sample's instant has passed, stamped on
@@ -15,6 +16,8 @@ public final class WAVFileAudioSource: AudioSource {
     public let format: AudioFormat
     /// The file's own format (before resampling).
     public let fileFormat: AudioFormat
+    /// How the file stores its samples (anything but 16-bit PCM is converted by libswresample).
+    public let fileSampleFormat: WAVSampleFormat
     public let runFrames: Int
     private let player: Mutex<Player>
     private let thread = SourceThread(alreadyStarted: AudioCaptureError.alreadyStarted, threadStartFailed: AudioCaptureError.threadStartFailed(errno:))
@@ -33,9 +36,12 @@ public final class WAVFileAudioSource: AudioSource {
         self.path = path
         self.format = format
         self.fileFormat = input.header.format
+        self.fileSampleFormat = input.header.sampleFormat
         self.runFrames = runFrames
         self.logger = logger
-        let resampler = input.header.format == format ? nil : try WAVResampler(from: input.header.format, to: format)
+        let header = input.header
+        let resampler = header.format == format && header.sampleFormat == .signed16
+            ? nil : try WAVResampler(from: header.format, sampleFormat: header.sampleFormat, to: format)
         player = Mutex(Player(input: input, resampler: resampler))
     }
 
@@ -61,9 +67,9 @@ public final class WAVFileAudioSource: AudioSource {
                         while pending.count < samples {
                             let read = try player.input.next(frames: runFrames)
                             if let resampler = player.resampler {
-                                pending.append(contentsOf: try resampler.convert(read[...]))
+                                pending.append(contentsOf: try resampler.convert(read))
                             } else {
-                                pending.append(contentsOf: read)
+                                pending.append(contentsOf: WAVFileInput.signed16(read))
                             }
                         }
                     }

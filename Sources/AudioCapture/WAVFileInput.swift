@@ -52,22 +52,32 @@ final class WAVFileInput {
     /// Back to the first sample (a restarted source plays the file from its start).
     func rewind() { position = 0 }
 
-    /// The next up to `frames` sample frames, fewer at the end of the data (the next call starts
-    /// over at the beginning). Throws if the file cannot be read (removed media, I/O error).
-    func next(frames: Int) throws(AudioCaptureError) -> [Int16] {
+    /// The next up to `frames` sample frames as the file stores them (little-endian, interleaved),
+    /// fewer at the end of the data (the next call starts over at the beginning). Throws if the
+    /// file cannot be read (removed media, I/O error).
+    func next(frames: Int) throws(AudioCaptureError) -> [UInt8] {
         if position >= header.dataLength { position = 0 }
-        let bytes = min(frames * header.bytesPerFrame, header.dataLength - position)
-        var samples = [Int16](repeating: 0, count: bytes / 2)
+        let count = min(frames * header.bytesPerFrame, header.dataLength - position)
+        var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
-        while done < bytes {
-            let got = samples.withUnsafeMutableBytes { raw in
-                pread(descriptor, raw.baseAddress! + done, bytes - done, off_t(header.dataOffset + position + done))
+        while done < count {
+            let got = bytes.withUnsafeMutableBytes { raw in
+                pread(descriptor, raw.baseAddress! + done, count - done, off_t(header.dataOffset + position + done))
             }
             if got < 0 && errno == EINTR { continue }
             guard got > 0 else { throw .fileUnreadable(path: path, errno: got == 0 ? EIO : errno) }
             done += got
         }
-        position += bytes
+        position += count
+        return bytes
+    }
+
+    /// 16-bit little-endian samples as numbers: a file already in the configured format needs
+    /// nothing else.
+    static func signed16(_ bytes: [UInt8]) -> [Int16] {
+        let count = bytes.count / 2
+        var samples = [Int16](repeating: 0, count: count)
+        samples.withUnsafeMutableBytes { $0.copyBytes(from: bytes[0..<count * 2]) }
         #if _endian(big)
         for index in samples.indices { samples[index] = Int16(littleEndian: samples[index]) }
         #endif

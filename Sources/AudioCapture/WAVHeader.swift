@@ -7,22 +7,24 @@ import Media
 /// header size. Chunks other than "fmt " and "data" (LIST, fact, cue…) are skipped.
 public struct WAVHeader: Sendable, Equatable {
     public var format: AudioFormat
+    /// How each sample is stored (anything but 16-bit PCM goes through libswresample).
+    public var sampleFormat: WAVSampleFormat
     /// Byte offset of the first sample in the file.
     public var dataOffset: Int
     /// Bytes of whole sample frames in the data chunk.
     public var dataLength: Int
 
-    public init(format: AudioFormat, dataOffset: Int, dataLength: Int) {
+    public init(format: AudioFormat, sampleFormat: WAVSampleFormat = .signed16, dataOffset: Int, dataLength: Int) {
         self.format = format
+        self.sampleFormat = sampleFormat
         self.dataOffset = dataOffset
         self.dataLength = dataLength
     }
 
-    public var bytesPerFrame: Int { format.channels * 2 }
+    public var bytesPerFrame: Int { format.channels * sampleFormat.bytes }
     public var frameCount: Int { dataLength / bytesPerFrame }
 
-    /// WAVE_FORMAT_PCM and WAVE_FORMAT_EXTENSIBLE (whose sub-format GUID then says PCM).
-    private static let pcmTag = 1
+    /// WAVE_FORMAT_EXTENSIBLE: its sub-format GUID then says PCM (1) or IEEE float (3).
     private static let extensibleTag = 0xFFFE
 
     /// The header in `bytes` (the file's beginning), nil if more bytes are needed to know it.
@@ -36,7 +38,7 @@ public struct WAVHeader: Sendable, Equatable {
         guard try need(12) else { return nil }
         guard bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WAVE".utf8) else { throw .notRIFFWAVE }
         var offset = 12
-        var format: AudioFormat?
+        var format: (audio: AudioFormat, sample: WAVSampleFormat)?
         while true {
             guard try need(offset + 8) else { return nil }
             let id = bytes[offset..<offset + 4]
@@ -49,10 +51,10 @@ public struct WAVHeader: Sendable, Equatable {
                 // the samples run to the end of the file.
                 let declared = (size == 0 || size == 0xFFFF_FFFF) ? available : size
                 guard declared <= available else { throw .truncatedData(declared: declared, available: available) }
-                let frameBytes = format.channels * 2
+                let frameBytes = format.audio.channels * format.sample.bytes
                 let length = declared / frameBytes * frameBytes
                 guard length > 0 else { throw .noSamples }
-                return WAVHeader(format: format, dataOffset: body, dataLength: length)
+                return WAVHeader(format: format.audio, sampleFormat: format.sample, dataOffset: body, dataLength: length)
             }
             if id.elementsEqual("fmt ".utf8) {
                 guard size >= 16 else { throw .formatChunkTooShort(size) }
@@ -65,7 +67,9 @@ public struct WAVHeader: Sendable, Equatable {
         }
     }
 
-    private static func parseFormat(_ bytes: [UInt8], at body: Int, size: Int) throws(WAVError) -> AudioFormat {
+    private static func parseFormat(
+        _ bytes: [UInt8], at body: Int, size: Int
+    ) throws(WAVError) -> (audio: AudioFormat, sample: WAVSampleFormat) {
         var tag = Int(le16(bytes, body))
         let channels = Int(le16(bytes, body + 2))
         let rate = Int(le32(bytes, body + 4))
@@ -77,14 +81,15 @@ public struct WAVHeader: Sendable, Equatable {
             guard size >= 40 else { throw .formatChunkTooShort(size) }
             tag = Int(le16(bytes, body + 24))
         }
-        guard tag == pcmTag else { throw .notPCM(formatTag: tag) }
-        guard bits == 16 else { throw .unsupportedBitDepth(bits) }
+        guard tag == 1 || tag == 3 else { throw .notPCM(formatTag: tag) }
+        guard let sample = WAVSampleFormat(formatTag: tag, bits: bits) else { throw .unsupportedBitDepth(bits) }
         guard channels > 0 else { throw .inconsistentFormat("0 channels") }
         guard rate > 0 else { throw .inconsistentFormat("sample rate 0") }
-        guard blockAlign == channels * 2 else {
-            throw .inconsistentFormat("block align \(blockAlign) for \(channels) channels of 16 bits (\(channels * 2) expected)")
+        guard blockAlign == channels * sample.bytes else {
+            throw .inconsistentFormat(
+                "block align \(blockAlign) for \(channels) channels of \(bits) bits (\(channels * sample.bytes) expected)")
         }
-        return AudioFormat(sampleRate: rate, channels: channels)
+        return (AudioFormat(sampleRate: rate, channels: channels), sample)
     }
 
     private static func le16(_ bytes: [UInt8], _ at: Int) -> UInt16 {

@@ -63,14 +63,30 @@ import Testing
         #expect(throws: WAVError.self) { _ = try WAVHeader.parse(file, fileLength: file.count) }
     }
 
+    /// Integer PCM of 8, 16, 24 and 32 bits and IEEE float of 32 and 64 bits (tag 3, or tag
+    /// 0xFFFE with the float GUID): each sample format, its frame size and frame count.
+    @Test(arguments: [
+        (1, 8, WAVSampleFormat.unsigned8), (1, 16, .signed16), (1, 24, .signed24), (1, 32, .signed32),
+        (3, 32, .float32), (3, 64, .float64),
+    ])
+    func everyPlayableSampleFormat(tag: Int, bits: Int, expected: WAVSampleFormat) throws {
+        let frameBytes = 2 * bits / 8
+        // Five whole stereo frames, and one byte that is not a frame.
+        let data = Self.chunk("data", [UInt8](repeating: 0, count: 5 * frameBytes + 1))
+        let file = Self.riff(Self.chunk("fmt ", Self.fmt(tag: tag, channels: 2, bits: bits)) + data)
+        let header = try #require(try WAVHeader.parse(file, fileLength: file.count))
+        #expect(header.sampleFormat == expected)
+        #expect(header.bytesPerFrame == frameBytes)
+        #expect(header.frameCount == 5)
+    }
+
     @Test func badFiles() {
         let data = Self.chunk("data", [0, 0, 0, 0])
         #expect(Self.parseError(Array("RIFX....WAVE".utf8)) == .notRIFFWAVE)
         #expect(Self.parseError(Array("RIFF".utf8)) == .truncatedHeader(at: 4))
-        #expect(Self.parseError(Self.riff(Self.chunk("fmt ", Self.fmt(tag: 3, bits: 32)) + data)) == .notPCM(formatTag: 3))
-        #expect(Self.parseError(Self.riff(Self.chunk("fmt ", Self.fmt(bits: 8)) + data)) == .unsupportedBitDepth(8))
-        #expect(Self.parseError(Self.riff(Self.chunk("fmt ", Self.fmt(bits: 24)) + data)) == .unsupportedBitDepth(24))
-        #expect(Self.parseError(Self.riff(Self.chunk("fmt ", Self.fmt(bits: 32)) + data)) == .unsupportedBitDepth(32))
+        #expect(Self.parseError(Self.riff(Self.chunk("fmt ", Self.fmt(tag: 6, bits: 8)) + data)) == .notPCM(formatTag: 6))
+        #expect(Self.parseError(Self.riff(Self.chunk("fmt ", Self.fmt(bits: 12, blockAlign: 2)) + data)) == .unsupportedBitDepth(12))
+        #expect(Self.parseError(Self.riff(Self.chunk("fmt ", Self.fmt(tag: 3, bits: 16)) + data)) == .unsupportedBitDepth(16))
         #expect(Self.parseError(Self.riff(Self.chunk("fmt ", Self.fmt()))) == .missingDataChunk)
         #expect(Self.parseError(Self.riff(data)) == .missingFormatChunk)
         #expect(Self.parseError(Self.riff(Self.chunk("fmt ", Array(Self.fmt().prefix(14))))) == .formatChunkTooShort(14))
@@ -97,8 +113,8 @@ import Testing
     }
 
     @Test func messagesSayWhatIsWrong() {
-        #expect("\(WAVError.unsupportedBitDepth(24))".contains("24-bit"))
-        #expect("\(WAVError.notPCM(formatTag: 3))".contains("IEEE float"))
+        #expect("\(WAVError.unsupportedBitDepth(12))".contains("12-bit"))
+        #expect("\(WAVError.notPCM(formatTag: 6))".contains("A-law"))
         #expect("\(AudioCaptureError.badWAV(path: "/x/tone.wav", .missingDataChunk))" == "WAV file /x/tone.wav: no 'data' chunk")
     }
 }
