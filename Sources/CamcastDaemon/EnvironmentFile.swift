@@ -1,5 +1,8 @@
 import Config
-import Foundation
+import Media
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A systemd `EnvironmentFile=` read the way systemd reads it (systemd.exec(5)): `KEY=VALUE` lines;
 /// blank lines and lines starting with `#` or `;` ignored; whitespace around the key and the
@@ -8,11 +11,32 @@ import Foundation
 /// --env-file /etc/camcast/NAME.env` sees exactly what the unit will run with.
 enum EnvironmentFile {
     static func load(path: String) throws(ConfigError) -> [String: String] {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read (permissions?)" : "no such file"
-            throw ConfigError(problems: [ConfigProblem(origin: "command line", keyPath: "--env-file", message: "\(path): \(reason)")])
+        func refuse(_ reason: String) -> ConfigError {
+            ConfigError(problems: [ConfigProblem(origin: "command line", keyPath: "--env-file", message: "\(path): \(reason)")])
         }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw refuse(errno == ENOENT || errno == ENOTDIR ? "no such file" : "cannot be read (permissions?)") }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        // An environment file is a few lines; a device node or a huge file is not one.
+        while bytes.count <= maxBytes {
+            let count = chunk.withUnsafeMutableBytes { buffer in (try? SystemCall.run("read") { read(descriptor, buffer.baseAddress, buffer.count) }) ?? -1 }
+            guard count >= 0 else { throw refuse("cannot be read (permissions?)") }
+            if count == 0 { break }
+            bytes += chunk[..<count]
+        }
+        guard bytes.count <= maxBytes else { throw refuse("is larger than \(maxBytes) bytes; an environment file holds a few lines") }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw refuse("is not UTF-8 text") }
         return try parse(text, path: path)
+    }
+
+    static let maxBytes = 1 << 20
+
+    /// Blanks and tabs off both ends (systemd drops the whitespace around keys and values).
+    private static func trimmed(_ text: some StringProtocol) -> String {
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+        return String(text.drop(while: isBlank).reversed().drop(while: isBlank).reversed())
     }
 
     static func parse(_ text: String, path: String) throws(ConfigError) -> [String: String] {
@@ -27,14 +51,14 @@ enum EnvironmentFile {
                 continue
             }
             pending = ""
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = Self.trimmed(line)
             guard !trimmed.isEmpty, !trimmed.hasPrefix("#"), !trimmed.hasPrefix(";") else { continue }
             guard let equals = trimmed.firstIndex(of: "=") else {
                 problems.append(ConfigProblem(origin: "\(path):\(index + 1)", keyPath: "--env-file", message: "not KEY=VALUE"))
                 continue
             }
-            let key = trimmed[..<equals].trimmingCharacters(in: .whitespaces)
-            let value = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            let key = Self.trimmed(trimmed[..<equals])
+            let value = Self.trimmed(trimmed[trimmed.index(after: equals)...])
             variables[key] = unquoted(value)
         }
         guard problems.isEmpty else { throw ConfigError(problems: problems) }
