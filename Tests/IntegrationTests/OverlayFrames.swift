@@ -63,12 +63,15 @@ struct OverlayFrames {
     }
 
     /// What tesseract reads in `box` of `picture` (one line of text, `--psm 7`).
-    static func read(_ picture: [UInt8], width: Int, box: (x: Range<Int>, y: Range<Int>), in dir: URL, name: String) throws -> String {
+    /// `pageMode`: tesseract's --psm, 7 for one line, 6 for a block of lines.
+    static func read(
+        _ picture: [UInt8], width: Int, box: (x: Range<Int>, y: Range<Int>), in dir: URL, name: String, pageMode: String = "7"
+    ) throws -> String {
         var pgm = Data("P5\n\(box.x.count) \(box.y.count)\n255\n".utf8)
         for y in box.y { pgm.append(contentsOf: picture[(y * width + box.x.lowerBound)..<(y * width + box.x.upperBound)]) }
         let file = dir.appendingPathComponent("\(name).pgm")
         try pgm.write(to: file)
-        let result = try ProcessRunner.run("/usr/bin/tesseract", [file.path, "-", "--psm", "7"], timeout: 60)
+        let result = try ProcessRunner.run("/usr/bin/tesseract", [file.path, "-", "--psm", pageMode], timeout: 60)
         guard result.status == 0 else { throw HarnessError("tesseract failed on \(name): \(result.stderr)") }
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -1,0 +1,44 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 29 with issue 25: a run started while its camera is not there sends the operator's slate
+/// from the first frame, and the operator's words read back off the stream nginx-rtmp recorded
+/// (tesseract, a reader nobody here wrote).
+@Suite(.serialized, .enabled(if: Environment.ocrIntegrationEnabled, Environment.ocrSkipReason))
+struct SlateStreamTests {
+    static let (width, height) = (640, 360)
+
+    @Test func aCameraNeverThereShowsTheOperatorsSlateFromTheStart() throws {
+        let dir = try Project.scratchDirectory("slate-stream")
+        let server = try RTMPServer()
+        let key = "slate\(UInt32.random(in: 0...UInt32.max))"
+        let config = dir.appendingPathComponent("camcast.yaml")
+        try """
+            source:
+              type: device
+              device: /dev/video-camcast-never-there
+              size: \(Self.width)x\(Self.height)
+              fps: 30
+            outputs:
+              - url: \(server.url(app: "rec", name: key))
+            audio:
+              source: none
+            overlay:
+              slate_text: "CAMERA OFFLINE\\nBACK SOON"
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let process = try Daemon.start(["run", "--config", config.path, "--duration", "4"])
+        let result = try process.wait(timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("waiting for camera; sending the slate meanwhile"), "\(result.stderr)")
+
+        let recording = server.recording(key)
+        let frames = try OverlayFrames(recording, indices: [0, 45], width: Self.width, height: Self.height)
+        for (index, picture) in frames.pictures.enumerated() {
+            let text = try OverlayFrames.read(
+                picture, width: Self.width, box: (0..<Self.width, 0..<Self.height), in: dir, name: "slate-\(index)", pageMode: "6")
+            let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(words == "CAMERA OFFLINE BACK SOON", "frame \(index == 0 ? "first" : "45"): tesseract read \(text.debugDescription)")
+        }
+    }
+}
