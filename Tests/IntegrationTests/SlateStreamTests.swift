@@ -41,4 +41,48 @@ struct SlateStreamTests {
             #expect(words == "CAMERA OFFLINE BACK SOON", "frame \(index == 0 ? "first" : "45"): tesseract read \(text.debugDescription)")
         }
     }
+
+    /// Issue 24 with 25 and 29: while the camera is awaited, /snapshot.jpg is the slate at the
+    /// stream's size (its words read back by tesseract) and /healthz says 503 with the reason.
+    @Test func theSnapshotIsTheSlateAndHealthSaysWhyWhileTheCameraIsAwaited() throws {
+        let dir = try Project.scratchDirectory("slate-snapshot")
+        let port = Int(try freeLoopbackPort())
+        let config = dir.appendingPathComponent("camcast.yaml")
+        try """
+            source:
+              type: device
+              device: /dev/video-camcast-never-there
+              size: \(Self.width)x\(Self.height)
+            outputs:
+              - path: \(dir.appendingPathComponent("out.flv").path)
+            audio:
+              source: none
+            http:
+              listen: 127.0.0.1:\(port)
+            overlay:
+              slate_text: "CAMERA OFFLINE\\nBACK SOON"
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let process = try Daemon.start(["run", "--config", config.path])
+        defer { process.signal(SIGKILL); _ = try? process.wait(timeout: 5) }
+        try #require(Daemon.waitForLog(process, "info ready"), "\(process.stderrSoFar)")
+        let http = OperatorHTTP(port: port)
+        let health = try http.wait("/healthz", timeout: 10) { $0.status != 0 }
+        #expect(health.status == 503 && health.body.contains("camera"), "/healthz: \(health.status) \(health.body)")
+
+        let jpeg = dir.appendingPathComponent("snapshot.jpg")
+        var fetched = false
+        for _ in 0..<20 where !fetched {
+            let fetch = try ProcessRunner.run(
+                "/usr/bin/curl", ["-s", "-f", "-m", "5", "-o", jpeg.path, "http://127.0.0.1:\(port)/snapshot.jpg"], timeout: 10)
+            fetched = fetch.status == 0
+            if !fetched { usleep(250_000) }
+        }
+        try #require(fetched, "no snapshot: \(process.stderrSoFar)")
+        let gray = try FFmpegTools.run("ffmpeg", ["-nostdin", "-v", "error", "-i", jpeg.path, "-f", "rawvideo", "-pix_fmt", "gray", "-"])
+        let picture = [UInt8](gray)
+        try #require(picture.count == Self.width * Self.height, "the snapshot is not \(Self.width)x\(Self.height): \(picture.count) bytes")
+        let text = try OverlayFrames.read(
+            picture, width: Self.width, box: (0..<Self.width, 0..<Self.height), in: dir, name: "snapshot", pageMode: "6")
+        #expect(text.split(whereSeparator: \.isWhitespace).joined(separator: " ") == "CAMERA OFFLINE BACK SOON", "tesseract read \(text.debugDescription)")
+    }
 }
