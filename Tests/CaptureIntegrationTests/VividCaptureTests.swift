@@ -38,7 +38,10 @@ struct VividCaptureTests {
         let frames = Array(all[start..<start + 90])
         let gaps = zip(all, all.dropFirst()).map { Int($1.sequence - $0.sequence) - 1 }.reduce(0, +)
         #expect(gaps == source.driverDroppedFrames, "every sequence gap is a counted driver drop")
-        #expect(start <= 30, "vivid dropped frames again and again: the first continuous run starts at \(start)")
+        // Within the first 2 s of capture: right after the VM booted, vivid's thread under TCG missed
+        // frames for 38 (one CI run on 26 Nov; 30 was the bound then). A vivid that drops again and
+        // again never starts a run of 90 this early.
+        #expect(start <= 60, "vivid dropped frames again and again: the first continuous run starts at \(start)")
 
         let expectedLayout: (planes: [VideoPlane], byteCount: Int) = switch format {
         case .yuyv: ([VideoPlane(offset: 0, bytesPerRow: 640)], 115_200)
