@@ -119,7 +119,7 @@ let package = Package(
         // FLV for the tests' FLV reader (the product only writes FLV).
         .target(name: "TestSupport", dependencies: ["Media", "FLV"], path: "Tests/TestSupport"),
 
-        .testTarget(name: "FLVTests", dependencies: ["FLV", "TestSupport"]),
+        .testTarget(name: "FLVTests", dependencies: ["FLV", "Media", "TestSupport"]),
         .testTarget(
             name: "EncoderTests",
             dependencies: ["Encoder", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),

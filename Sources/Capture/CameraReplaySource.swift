@@ -41,8 +41,8 @@ public final class CameraReplaySource: FrameSource {
         settings: CameraReplaySettings, logger: Logger, onEnd: @escaping @Sendable ((any Error)?) -> Void = { _ in }
     ) throws {
         let size = settings.size
-        guard (16...7680).contains(size.width), (16...4320).contains(size.height) else {
-            throw CaptureError.invalidSize(width: size.width, height: size.height, reason: "must be from 16x16 to 7680x4320")
+        if let reason = size.unsupportedReason(requiringEven: false) {
+            throw CaptureError.invalidSize(width: size.width, height: size.height, reason: reason)
         }
         guard settings.frameRate.isSupported else { throw CaptureError.invalidFrameRate(settings.frameRate.description) }
         switch settings.format {

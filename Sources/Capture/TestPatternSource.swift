@@ -19,11 +19,8 @@ public final class TestPatternSource: FrameSource {
     private let skipped = Atomic<Int>(0)
 
     public init(size: VideoSize, frameRate: FrameRate) throws(CaptureError) {
-        guard size.width >= 16, size.height >= 16, size.width <= 7680, size.height <= 4320 else {
-            throw .invalidSize(width: size.width, height: size.height, reason: "must be from 16x16 to 7680x4320")
-        }
-        guard size.width % 2 == 0, size.height % 2 == 0 else {
-            throw .invalidSize(width: size.width, height: size.height, reason: "4:2:0 needs even width and height")
+        if let reason = size.unsupportedReason(requiringEven: true) {
+            throw .invalidSize(width: size.width, height: size.height, reason: reason)
         }
         guard frameRate.isSupported else {
             throw .invalidFrameRate(frameRate.description)

@@ -35,8 +35,8 @@ public struct V4L2SourceSettings: Sendable, Hashable {
     /// Rejects values no device could satisfy, before anything is opened.
     func validate() throws(CaptureError) {
         guard !devicePath.isEmpty else { throw .invalidSettings("device path is empty") }
-        guard size.width >= 16, size.height >= 16, size.width <= 7680, size.height <= 4320 else {
-            throw .invalidSize(width: size.width, height: size.height, reason: "must be from 16x16 to 7680x4320")
+        if let reason = size.unsupportedReason(requiringEven: false) {
+            throw .invalidSize(width: size.width, height: size.height, reason: reason)
         }
         guard frameRate.isSupported else { throw .invalidFrameRate(frameRate.description) }
         guard (2...32).contains(bufferCount) else { throw .invalidSettings("buffer count \(bufferCount) must be from 2 to 32") }

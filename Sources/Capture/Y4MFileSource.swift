@@ -41,11 +41,8 @@ public final class Y4MFileSource: FrameSource {
         let reader = try settings.opened?.take() ?? Y4MReader(input: try Y4MFileInput(path: settings.path))
         let header = reader.header
         guard header.effectiveColourSpace.isI420 else { throw Y4MError.unsupportedColourSpace(header.effectiveColourSpace.rawValue) }
-        guard header.width >= 16, header.height >= 16, header.width <= 7680, header.height <= 4320 else {
-            throw CaptureError.invalidSize(width: header.width, height: header.height, reason: "must be from 16x16 to 7680x4320")
-        }
-        guard header.width % 2 == 0, header.height % 2 == 0 else {
-            throw CaptureError.invalidSize(width: header.width, height: header.height, reason: "4:2:0 needs even width and height")
+        if let reason = VideoSize(width: header.width, height: header.height).unsupportedReason(requiringEven: true) {
+            throw CaptureError.invalidSize(width: header.width, height: header.height, reason: reason)
         }
         guard header.frameRate.isSupported else { throw CaptureError.invalidFrameRate(header.frameRate.description) }
         self.settings = settings

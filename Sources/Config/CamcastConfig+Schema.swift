@@ -26,15 +26,15 @@ extension CamcastConfig {
                     case .problem(let message): return message
                     }
                 },
-                ConfigField(key: "size", expected: "WIDTHxHEIGHT, both even, 16x16…7680x4320",
+                ConfigField(key: "size", expected: "WIDTHxHEIGHT, both even, \(SourceConfig.Size.supportedRangeText)",
                             defaultText: CamcastConfig.default.source.size.description) { text, config in
                     guard let size = SourceConfig.Size(parsing: text) else {
                         return "\(ValueText.quoted(text)) is not a size (expected WIDTHxHEIGHT such as 1280x720)"
                     }
-                    guard (16...7680).contains(size.width), (16...4320).contains(size.height) else {
-                        return "\(size) is out of range (16x16…7680x4320)"
+                    guard size.isWithinSupportedRange else {
+                        return "\(size) is out of range (\(SourceConfig.Size.supportedRangeText))"
                     }
-                    guard size.width % 2 == 0, size.height % 2 == 0 else {
+                    guard size.isEven else {
                         return "\(size) has an odd width or height; 4:2:0 video needs both even"
                     }
                     config.source.size = size

@@ -1,3 +1,5 @@
+import Media
+
 /// One H.264 NAL unit (ITU-T H.264 §7.3.1), without start code or length prefix.
 ///
 /// `bytes` starts with the one-byte NAL header (forbidden_zero_bit, nal_ref_idc, nal_unit_type) and

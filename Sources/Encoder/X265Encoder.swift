@@ -1,3 +1,4 @@
+import Media
 #if canImport(Glibc)
 import Glibc
 #endif

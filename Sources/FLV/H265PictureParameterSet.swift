@@ -1,3 +1,5 @@
+import Media
+
 /// The leading fields of an H.265 picture parameter set (ITU-T H.265 §7.3.2.3.1), read as far as
 /// the two flags that tell an HEVCDecoderConfigurationRecord's parallelismType.
 struct H265PictureParameterSet: Equatable, Sendable {
@@ -6,7 +8,7 @@ struct H265PictureParameterSet: Equatable, Sendable {
 
     /// `nalUnit` is the whole PPS NAL unit, two header bytes included, no start code.
     init(nalUnit: [UInt8]) throws(FLVError) {
-        var reader = try H265NALUnitType.pictureParameterSet.reader(for: nalUnit)
+        var reader = try HEVCNALUnitType.pps.parameterSetReader(for: nalUnit)
         _ = try reader.unsignedExpGolomb()  // pps_pic_parameter_set_id
         _ = try reader.unsignedExpGolomb()  // pps_seq_parameter_set_id
         // dependent_slice_segments_enabled_flag, output_flag_present_flag,

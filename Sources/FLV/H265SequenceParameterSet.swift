@@ -1,3 +1,5 @@
+import Media
+
 /// The fields of an H.265 sequence parameter set (ITU-T H.265 §7.3.2.2.1) that an
 /// HEVCDecoderConfigurationRecord repeats, and the picture size. Reaching
 /// min_spatial_segmentation_idc means reading the whole SPS up to the end of its VUI (§E.2.1):
@@ -32,7 +34,7 @@ struct H265SequenceParameterSet: Equatable, Sendable {
 
     /// `nalUnit` is the whole SPS NAL unit, two header bytes included, no start code.
     init(nalUnit: [UInt8]) throws(FLVError) {
-        var reader = try H265NALUnitType.sequenceParameterSet.reader(for: nalUnit)
+        var reader = try HEVCNALUnitType.sps.parameterSetReader(for: nalUnit)
         try reader.skip(4)  // sps_video_parameter_set_id
         maxSubLayersMinus1 = Int(try reader.bits(3))
         guard maxSubLayersMinus1 <= 6 else { throw reader.error("sps_max_sub_layers_minus1 \(maxSubLayersMinus1) > 6") }

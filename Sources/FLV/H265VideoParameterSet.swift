@@ -1,3 +1,5 @@
+import Media
+
 /// The leading fields of an H.265 video parameter set (ITU-T H.265 §7.3.2.1) that an
 /// HEVCDecoderConfigurationRecord takes: the sub-layer count and the profile, tier and level.
 struct H265VideoParameterSet: Equatable, Sendable {
@@ -8,7 +10,7 @@ struct H265VideoParameterSet: Equatable, Sendable {
 
     /// `nalUnit` is the whole VPS NAL unit, two header bytes included, no start code.
     init(nalUnit: [UInt8]) throws(FLVError) {
-        var reader = try H265NALUnitType.videoParameterSet.reader(for: nalUnit)
+        var reader = try HEVCNALUnitType.vps.parameterSetReader(for: nalUnit)
         // vps_video_parameter_set_id u(4), vps_base_layer_internal_flag, vps_base_layer_available_flag,
         // vps_max_layers_minus1 u(6).
         try reader.skip(4 + 1 + 1 + 6)

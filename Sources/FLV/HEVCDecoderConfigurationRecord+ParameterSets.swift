@@ -1,3 +1,5 @@
+import Media
+
 extension HEVCDecoderConfigurationRecord {
     /// Builds the record from an encoder's parameter sets (whole NAL units with their two-byte
     /// headers, no start codes): at least one VPS, SPS and PPS, in any order; each type becomes
@@ -16,17 +18,17 @@ extension HEVCDecoderConfigurationRecord {
     /// `arrayCompleteness` is false by default, as FFmpeg's flvenc writes it: parameter sets may
     /// also appear in the stream. (Camcast sends them only here; true would also be correct.)
     public init(parameterSets: [[UInt8]], arrayCompleteness: Bool = false) throws(FLVError) {
-        var byType: [H265NALUnitType: [[UInt8]]] = [:]
+        var byType: [HEVCNALUnitType: [[UInt8]]] = [:]
         for set in parameterSets {
-            let type = H265NALUnitType.rawType(of: set)
-            guard let kind = type.flatMap(H265NALUnitType.init(rawValue:)),
-                  kind == .videoParameterSet || kind == .sequenceParameterSet || kind == .pictureParameterSet
+            let type = HEVCNALUnitType.rawType(of: set)
+            guard let kind = type.flatMap(HEVCNALUnitType.init(rawValue:)),
+                  kind == .vps || kind == .sps || kind == .pps
             else { throw .notAnHEVCParameterSet(expected: "VPS, SPS or PPS", nalUnitType: type) }
             byType[kind, default: []].append(set)
         }
-        guard let vpsUnit = byType[.videoParameterSet]?.first else { throw .notAnHEVCParameterSet(expected: "VPS", nalUnitType: nil) }
-        guard let spsUnit = byType[.sequenceParameterSet]?.first else { throw .notAnHEVCParameterSet(expected: "SPS", nalUnitType: nil) }
-        guard let ppsUnit = byType[.pictureParameterSet]?.first else { throw .notAnHEVCParameterSet(expected: "PPS", nalUnitType: nil) }
+        guard let vpsUnit = byType[.vps]?.first else { throw .notAnHEVCParameterSet(expected: "VPS", nalUnitType: nil) }
+        guard let spsUnit = byType[.sps]?.first else { throw .notAnHEVCParameterSet(expected: "SPS", nalUnitType: nil) }
+        guard let ppsUnit = byType[.pps]?.first else { throw .notAnHEVCParameterSet(expected: "PPS", nalUnitType: nil) }
         let vps = try H265VideoParameterSet(nalUnit: vpsUnit)
         let sps = try H265SequenceParameterSet(nalUnit: spsUnit)
         let pps = try H265PictureParameterSet(nalUnit: ppsUnit)
@@ -37,7 +39,7 @@ extension HEVCDecoderConfigurationRecord {
         let levels = [vps.profileTierLevel, sps.profileTierLevel]
         let tier = levels.map(\.tierFlag).max() ?? 0
         let segmentation = UInt16(sps.minSpatialSegmentationIDC ?? 0)
-        let arrays = [H265NALUnitType.videoParameterSet, .sequenceParameterSet, .pictureParameterSet].map {
+        let arrays = [HEVCNALUnitType.vps, .sps, .pps].map {
             NALUnitArray(arrayCompleteness: arrayCompleteness, nalUnitType: $0.rawValue, nalUnits: byType[$0] ?? [])
         }
         try self.init(

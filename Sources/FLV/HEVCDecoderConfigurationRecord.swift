@@ -1,3 +1,5 @@
+import Media
+
 /// The decoder setup of an H.265 stream (ISO/IEC 14496-15 §8.3.3.1), carried in Enhanced RTMP
 /// as the body of the 'hvc1' PacketTypeSequenceStart:
 ///
@@ -115,7 +117,7 @@ public struct HEVCDecoderConfigurationRecord: Equatable, Sendable {
     }
 
     /// The NAL units of one type, in the order the record lists them.
-    public func nalUnits(ofType type: H265NALUnitType) -> [[UInt8]] {
+    public func nalUnits(ofType type: HEVCNALUnitType) -> [[UInt8]] {
         arrays.filter { $0.nalUnitType == type.rawValue }.flatMap(\.nalUnits)
     }
 

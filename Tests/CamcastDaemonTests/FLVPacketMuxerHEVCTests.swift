@@ -85,7 +85,7 @@ struct FLVPacketMuxerHEVCTests {
         #expect(changed.count == 2)
         let header = try Self.enhanced(changed[0])
         #expect(header.packetType == .sequenceStart)
-        #expect(try HEVCDecoderConfigurationRecord(parsing: header.data).nalUnits(ofType: .pictureParameterSet) == [sets[2]])
+        #expect(try HEVCDecoderConfigurationRecord(parsing: header.data).nalUnits(ofType: .pps) == [sets[2]])
         #expect(try muxer.tags(for: Self.frame(2, configuration: other)).count == 1)
 
         muxer.restart()

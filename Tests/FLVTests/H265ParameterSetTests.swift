@@ -1,3 +1,4 @@
+import Media
 import Testing
 import TestSupport
 @testable import FLV
@@ -77,7 +78,7 @@ import TestSupport
                 }
                 if bytes.count < 3 { bytes += [0xFF] }
             }
-            let sets = HEVCFixtures.main.parameterSets.map { H265NALUnitType.rawType(of: $0) == H265NALUnitType.rawType(of: bytes) ? bytes : $0 }
+            let sets = HEVCFixtures.main.parameterSets.map { HEVCNALUnitType.rawType(of: $0) == HEVCNALUnitType.rawType(of: bytes) ? bytes : $0 }
             if case .success(let sps) = Result(catching: { () throws(FLVError) in try H265SequenceParameterSet(nalUnit: bytes) }) {
                 #expect(sps.displaySize.width >= 0)  // offsets up to 2^32 − 2 each must not overflow
             }

@@ -67,9 +67,9 @@ import Testing
         let stream = HEVCFixtures.main
         let record = try HEVCDecoderConfigurationRecord(parameterSets: [stream.pps, stream.sps, stream.vps])
         #expect(record.encoded() == Self.mainGolden)
-        #expect(record.nalUnits(ofType: .videoParameterSet) == [stream.vps])
-        #expect(record.nalUnits(ofType: .sequenceParameterSet) == [stream.sps])
-        #expect(record.nalUnits(ofType: .pictureParameterSet) == [stream.pps])
+        #expect(record.nalUnits(ofType: .vps) == [stream.vps])
+        #expect(record.nalUnits(ofType: .sps) == [stream.sps])
+        #expect(record.nalUnits(ofType: .pps) == [stream.pps])
     }
 
     @Test func arrayCompletenessIsTheCallersChoice() throws {
