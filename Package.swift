@@ -80,8 +80,9 @@ let package = Package(
         // RTMP URLs: the one parser and validator, and stream-key redaction. Pure Swift, so Config can
         // check `outputs[].url` by the same rules the publisher uses without linking librtmp.
         .target(name: "RTMPAddress"),
-        // Stage 4: the librtmp publisher (GnuTLS for rtmps://).
-        .target(name: "RTMP", dependencies: ["CRTMP", "CGnuTLS", "Media", "RTMPAddress", .product(name: "Logging", package: "swift-log")]),
+        // Stage 4: the librtmp publisher (GnuTLS for rtmps://; FLV for the one AMF0 decoder, which
+        // checks a server's commands before librtmp sees them).
+        .target(name: "RTMP", dependencies: ["CRTMP", "CGnuTLS", "FLV", "Media", "RTMPAddress", .product(name: "Logging", package: "swift-log")]),
         // Everything after the encoder: the outputs (RTMP, FLV file, Annex-B file), each muxing the
         // codec-neutral packets for itself on a thread of its own; the RTMP output's publish loop,
         // reconnect schedule, send queue and watchdog over a publisher protocol (librtmp's RTMPPublisher).

@@ -21,11 +21,9 @@ extension AMF0Value {
             bytes.append(AMF0Marker.string.rawValue)
             try Self.appendShortString(value, to: &bytes)
         case .longString(let value):
-            let utf8 = Array(value.utf8)
-            guard utf8.count <= Int(UInt32.max) else { throw .stringTooLong(utf8.count) }
-            bytes.append(AMF0Marker.longString.rawValue)
-            bytes.appendU32(UInt32(utf8.count))
-            bytes.append(contentsOf: utf8)
+            try Self.appendLongString(value, marker: .longString, to: &bytes)
+        case .xmlDocument(let value):
+            try Self.appendLongString(value, marker: .xmlDocument, to: &bytes)
         case .object(let properties):
             bytes.append(AMF0Marker.object.rawValue)
             try Self.appendProperties(properties, to: &bytes)
@@ -44,6 +42,8 @@ extension AMF0Value {
             bytes.append(AMF0Marker.null.rawValue)
         case .undefined:
             bytes.append(AMF0Marker.undefined.rawValue)
+        case .unsupported:
+            bytes.append(AMF0Marker.unsupported.rawValue)
         case .date(let milliseconds, let timeZone):
             bytes.append(AMF0Marker.date.rawValue)
             bytes.appendDouble(milliseconds)
@@ -56,6 +56,15 @@ extension AMF0Value {
         let utf8 = Array(value.utf8)
         guard utf8.count <= Int(UInt16.max) else { throw .stringTooLong(utf8.count) }
         bytes.appendU16(UInt16(utf8.count))
+        bytes.append(contentsOf: utf8)
+    }
+
+    /// A marker, then UTF-8 with a 32-bit length: long strings and XML documents.
+    private static func appendLongString(_ value: String, marker: AMF0Marker, to bytes: inout [UInt8]) throws(FLVError) {
+        let utf8 = Array(value.utf8)
+        guard utf8.count <= Int(UInt32.max) else { throw .stringTooLong(utf8.count) }
+        bytes.append(marker.rawValue)
+        bytes.appendU32(UInt32(utf8.count))
         bytes.append(contentsOf: utf8)
     }
 

@@ -1,8 +1,8 @@
 /// A value in Action Message Format version 0 (Adobe, "AMF 0 Specification", 2007), the encoding
 /// of FLV script data and of RTMP commands.
 ///
-/// Only the types that occur in FLV script data are modelled; references, typed objects, XML and
-/// the AMF3 switch are refused by the decoder (`FLVError.badAMF0Marker`).
+/// References, typed objects, record sets and the AMF3 switch are not modelled; the decoder refuses
+/// them (`FLVError.badAMF0Marker`).
 public enum AMF0Value: Equatable, Sendable {
     /// §2.2: an IEEE-754 double.
     case number(Double)
@@ -22,6 +22,10 @@ public enum AMF0Value: Equatable, Sendable {
     case null
     /// §2.8
     case undefined
+    /// §2.15: a value of a type the sender could not serialise.
+    case unsupported
+    /// §2.17: an XML document as UTF-8 text with a 32-bit length.
+    case xmlDocument(String)
     /// §2.13: milliseconds since 1970-01-01 UTC; the time-zone field is reserved and written 0.
     case date(millisecondsSince1970: Double, timeZone: Int16)
 
@@ -39,10 +43,10 @@ public enum AMF0Value: Equatable, Sendable {
         if case .number(let value) = self { value } else { nil }
     }
 
-    /// The text of a `.string` or `.longString`.
+    /// The text of a `.string`, `.longString` or `.xmlDocument`.
     public var stringValue: String? {
         switch self {
-        case .string(let value), .longString(let value): value
+        case .string(let value), .longString(let value), .xmlDocument(let value): value
         default: nil
         }
     }

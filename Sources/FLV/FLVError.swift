@@ -58,10 +58,10 @@ public enum FLVError: Error, Equatable, Sendable, CustomStringConvertible {
     case badAMF0Marker(UInt8)
     /// A string too long for its 16-bit length field (a property key, or a `.string` value).
     case stringTooLong(Int)
-    /// String bytes that are not valid UTF-8.
-    case invalidUTF8
     /// Objects or arrays nested deeper than the decoder allows.
     case amf0NestingTooDeep(Int)
+    /// More values (properties and array elements included) than the decoder allows.
+    case amf0TooManyValues(Int)
     /// A script-data body that is not "onMetaData" followed by an ECMA array or object.
     case notOnMetaData
     /// onMetaData lacks a field Camcast requires, or has it with the wrong type or an invalid value.
@@ -142,10 +142,10 @@ public enum FLVError: Error, Equatable, Sendable, CustomStringConvertible {
             "unsupported or invalid AMF0 type marker 0x\(String(marker, radix: 16))"
         case .stringTooLong(let length):
             "string of \(length) bytes is too long for a 16-bit AMF0 length"
-        case .invalidUTF8:
-            "AMF0 string is not valid UTF-8"
         case .amf0NestingTooDeep(let depth):
             "AMF0 values nested more than \(depth) levels deep"
+        case .amf0TooManyValues(let limit):
+            "more than \(limit) AMF0 values"
         case .notOnMetaData:
             "script data is not an onMetaData AMF0 string followed by an ECMA array"
         case .badMetadataField(let name):

@@ -27,7 +27,7 @@ enum LibrtmpLogEvent: Sendable, Equatable {
     /// `"%s, RTMP socket closed by peer"`
     case closedByPeer
     /// Not a log line: the `description` of an onStatus the server sent (read from the packet by
-    /// `AMF0Scanner` from the checked message, since librtmp logs only the code), made safe by
+    /// `RTMPCommandSummary` from the checked message, since librtmp logs only the code), made safe by
     /// `StreamKeyRedactor.redactForDisplay`.
     case statusDescription(String)
 

@@ -1,5 +1,5 @@
 /// What a server sent that Camcast refuses to hand to librtmp (see `RTMPChunkReader`,
-/// `AMF0Scanner`, `RTMPServerMessageGuard`). Each ends the connection attempt; the caller
+/// `RTMPCommandSummary`, `RTMPServerMessageGuard`). Each ends the connection attempt; the caller
 /// retries with backoff like after any other failure.
 ///
 /// The texts name sizes and counts only, never bytes the server chose, so they are safe to log.

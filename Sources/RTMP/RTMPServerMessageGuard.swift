@@ -8,7 +8,7 @@
 enum RTMPServerMessageGuard {
     enum Decision: Equatable {
         /// Hand to librtmp. For commands, what the scan found (name, onStatus code/description).
-        case deliver(AMF0Scanner.Summary?)
+        case deliver(RTMPCommandSummary?)
         /// Not for librtmp: read and forgotten.
         case drop
     }
@@ -33,10 +33,10 @@ enum RTMPServerMessageGuard {
             return .deliver(nil)
         case 20:  // AMF0 command
             try atLeast(1)
-            return .deliver(try AMF0Scanner.scan(message.body, limits: limits))
+            return .deliver(try RTMPCommandSummary(body: message.body, limits: limits))
         case 17:  // AMF3 command: librtmp skips the format byte and decodes the rest as AMF0
             try atLeast(2)
-            return .deliver(try AMF0Scanner.scan(message.body.dropFirst(), limits: limits))
+            return .deliver(try RTMPCommandSummary(body: message.body.dropFirst(), limits: limits))
         default:
             return .drop
         }

@@ -112,21 +112,43 @@ import Testing
         }
     }
 
-    @Test(arguments: [UInt8(0x04), 0x07, 0x09, 0x0D, 0x0E, 0x0F, 0x10, 0x11, 0x12, 0xFF])
+    @Test(arguments: [UInt8(0x04), 0x07, 0x09, 0x0E, 0x10, 0x11, 0x12, 0xFF])
     func rejectsUnsupportedMarkers(marker: UInt8) {
         #expect(throws: FLVError.badAMF0Marker(marker)) {
             try AMF0Value.decode(from: [marker, 0, 0, 0, 0, 0, 0, 0, 0])
         }
     }
 
-    @Test func rejectsEmptyKeyWithoutObjectEnd() {
-        #expect(throws: FLVError.badAMF0Marker(0x05)) {
-            try AMF0Value.decode(from: [0x03, 0x00, 0x00, 0x05])
-        }
+    /// librtmp reads an empty name followed by anything but the end marker as a property.
+    @Test func readsAnEmptyKeyThatIsNotTheObjectEnd() throws {
+        #expect(try AMF0Value.decode(from: [0x03, 0x00, 0x00, 0x05, 0x00, 0x00, 0x09]) == .object([AMF0Property("", .null)]))
+        #expect(throws: FLVError.self) { try AMF0Value.decode(from: [0x03, 0x00, 0x00, 0x05]) }
     }
 
-    @Test func rejectsInvalidUTF8() {
-        #expect(throws: FLVError.invalidUTF8) { try AMF0Value.decode(from: [0x02, 0x00, 0x01, 0xFF]) }
+    /// librtmp and FFmpeg pass string bytes on as they are; Camcast reads them with U+FFFD.
+    @Test func readsInvalidUTF8WithReplacementCharacters() throws {
+        #expect(try AMF0Value.decode(from: [0x02, 0x00, 0x02, 0x61, 0xFF]) == .string("a\u{FFFD}"))
+    }
+
+    @Test func readsAndWritesXMLDocumentsAndTheUnsupportedMarker() throws {
+        let golden: [UInt8] = [0x0F, 0x00, 0x00, 0x00, 0x04] + Array("<a/>".utf8) + [0x0D]
+        var decoder = AMF0Decoder(golden)
+        let values = try decoder.decodeAll()
+        #expect(values == [.xmlDocument("<a/>"), .unsupported])
+        #expect(try values.flatMap { try $0.encoded() } == golden)
+    }
+
+    @Test func countsValuesAndNestingAgainstItsLimits() throws {
+        // An object holding a strict array of two numbers: 4 values, nesting 2.
+        let bytes: [UInt8] = [0x03, 0x00, 0x01, 0x61, 0x0A, 0, 0, 0, 2] + [0x00] + [UInt8](repeating: 0, count: 8)
+            + [0x00] + [UInt8](repeating: 0, count: 8) + [0x00, 0x00, 0x09]
+        var decoder = AMF0Decoder(bytes)
+        _ = try decoder.decodeAll()
+        #expect(decoder.valuesDecoded == 4 && decoder.deepestNesting == 2)
+        var narrow = AMF0Decoder(bytes, limits: AMF0Decoder.Limits(depth: 2, values: 3))
+        #expect(throws: FLVError.amf0TooManyValues(3)) { try narrow.decodeAll() }
+        var shallow = AMF0Decoder(bytes, limits: AMF0Decoder.Limits(depth: 1))
+        #expect(throws: FLVError.amf0NestingTooDeep(1)) { try shallow.decodeAll() }
     }
 
     @Test func rejectsDeepNesting() {

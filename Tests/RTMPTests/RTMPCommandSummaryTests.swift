@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 @testable import RTMP
 
-@Suite("Checking AMF0 before librtmp decodes it (AMF0Scanner)")
-struct AMF0ScannerTests {
+@Suite("Checking AMF0 commands before librtmp decodes them (RTMPCommandSummary over FLV's AMF0Decoder)")
+struct RTMPCommandSummaryTests {
     static let corpusDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Corpus")
 
     static func corpus() throws -> [(name: String, bytes: [UInt8])] {
@@ -23,7 +23,7 @@ struct AMF0ScannerTests {
             0x00, 0x0B] + Array("description".utf8) + [0x02, 0x00, 0x02] + Array("ok".utf8) + [
             0x00, 0x00, 0x09,                                     // object end
         ]
-        let summary = try AMF0Scanner.scan(body)
+        let summary = try RTMPCommandSummary(body: body)
         #expect(summary.command == "onStatus")
         #expect(summary.properties == ["code": "NetStream.Publish.Start", "description": "ok"])
         #expect(summary.values == 6)
@@ -35,47 +35,48 @@ struct AMF0ScannerTests {
         let files = try Self.corpus()
         try #require(files.count >= 7)
         for file in files {
-            #expect(throws: Never.self, "\(file.name)") { try AMF0Scanner.scan(file.bytes) }
+            #expect(throws: Never.self, "\(file.name)") { try RTMPCommandSummary(body: file.bytes) }
         }
         let start = try #require(files.first { $0.name == "publish-start.amf0" })
-        #expect(try AMF0Scanner.scan(start.bytes).properties["code"] == "NetStream.Publish.Start")
+        #expect(try RTMPCommandSummary(body: start.bytes).properties["code"] == "NetStream.Publish.Start")
     }
 
-    @Test("20 000 levels of nesting are refused, without recursion (a recursive check would crash here)")
+    @Test("20 000 levels of nesting are refused at the limit, before the decoder recurses past it (librtmp crashed here)")
     func deepNesting() {
         let body = TestChunks.string("_result") + TestChunks.number(1) + TestChunks.null + TestChunks.nested(depth: 20000)
-        #expect(throws: RTMPProtocolViolation.amfTooDeep(limit: 16)) { try AMF0Scanner.scan(body) }
+        #expect(throws: RTMPProtocolViolation.amfTooDeep(limit: 16)) { try RTMPCommandSummary(body: body) }
     }
 
     @Test("depth 16 passes, 17 is refused", arguments: [16, 17])
     func depthLimit(depth: Int) throws {
         let body = TestChunks.string("x") + TestChunks.nested(depth: depth)
         if depth <= 16 {
-            #expect(try AMF0Scanner.scan(body).depth == depth)
+            #expect(try RTMPCommandSummary(body: body).depth == depth)
         } else {
-            #expect(throws: RTMPProtocolViolation.amfTooDeep(limit: 16)) { try AMF0Scanner.scan(body) }
+            #expect(throws: RTMPProtocolViolation.amfTooDeep(limit: 16)) { try RTMPCommandSummary(body: body) }
         }
     }
 
     @Test("an object of 2 000 000 properties is refused at the value limit")
     func wideObject() {
         let body = TestChunks.string("_result") + [0x03] + [UInt8]([0x00, 0x01, 0x70, 0x05]).repeated(2_000_000) + [0, 0, 9]
-        #expect(throws: RTMPProtocolViolation.amfTooManyValues(limit: 1024)) { try AMF0Scanner.scan(body) }
+        #expect(throws: RTMPProtocolViolation.amfTooManyValues(limit: 1024)) { try RTMPCommandSummary(body: body) }
     }
 
     @Test("types a server has no reason to send are refused", arguments: [UInt8(0x04), 0x07, 0x0E, 0x10, 0x11, 0x09, 0x42])
     func refusedTypes(marker: UInt8) {
-        #expect(throws: RTMPProtocolViolation.self) { try AMF0Scanner.scan(TestChunks.string("x") + [marker, 0, 0, 0, 0]) }
+        #expect(throws: RTMPProtocolViolation.self) { try RTMPCommandSummary(body: TestChunks.string("x") + [marker, 0, 0, 0, 0]) }
     }
 
     @Test("truncated values and an unterminated object are refused")
     func truncated() {
         let full = TestChunks.onStatus(code: "NetStream.Publish.Start", description: "d")
         for length in 1..<full.count where ![11, 20, 21].contains(length) {  // not after a whole value
-            #expect(throws: RTMPProtocolViolation.self, "first \(length) bytes") { try AMF0Scanner.scan(full.prefix(length)) }
+            #expect(throws: RTMPProtocolViolation.self, "first \(length) bytes") { try RTMPCommandSummary(body: full.prefix(length)) }
         }
-        #expect(throws: RTMPProtocolViolation.amfMalformed("strict array count exceeds the data")) {
-            try AMF0Scanner.scan([0x0A, 0xFF, 0xFF, 0xFF, 0xFF, 0x05])
+        // A strict array whose count exceeds the data is refused before anything is reserved for it.
+        #expect(throws: RTMPProtocolViolation.amfMalformed("truncated data: needed 4294967295 bytes, only 1 available")) {
+            try RTMPCommandSummary(body: [0x0A, 0xFF, 0xFF, 0xFF, 0xFF, 0x05])
         }
     }
 
@@ -173,7 +174,7 @@ struct AMF0ScannerTests {
         return bytes
     }
 
-    /// The scanner accepts exactly what the reference reads as well-formed within the limits,
+    /// The summary accepts exactly what the reference reads as well-formed within the limits,
     /// and counts the same, for generated values and for mutations of them and of the corpus.
     @Test("fuzz: random and mutated AMF0 agree with the reference reader, and nothing crashes")
     func fuzz() throws {
@@ -191,12 +192,12 @@ struct AMF0ScannerTests {
                 let (valid, values, depth) = Reference.read(input)
                 let withinLimits = valid && values <= 1024 && depth <= 16
                 do throws(RTMPProtocolViolation) {
-                    let summary = try AMF0Scanner.scan(input)
+                    let summary = try RTMPCommandSummary(body: input)
                     accepted += 1
-                    #expect(withinLimits, "scanner accepted what the reference refuses: \(input)")
+                    #expect(withinLimits, "the summary accepted what the reference refuses: \(input)")
                     #expect(summary.values == values && summary.depth == depth, "\(input)")
                 } catch {
-                    #expect(!withinLimits, "scanner refused well-formed input (\(error)): \(input)")
+                    #expect(!withinLimits, "the summary refused well-formed input (\(error)): \(input)")
                 }
             }
         }
