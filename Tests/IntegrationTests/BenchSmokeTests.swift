@@ -34,6 +34,8 @@ struct BenchSmokeTests {
             #"ratio camcast/x264: +cpu \#(number) +wall \#(number) +rss \#(number)"#,
             #"ratio camcast/ffmpeg: +cpu \#(number) +wall \#(number) +rss \#(number)"#,
             #"latency camcast \(capture→socket, ms\): p50 \#(number) +p90 \#(number) +p99 \#(number) +max \#(number)"#,
+            // scripts/bench-startup: start→READY=1 over the notify socket, and the settled RSS.
+            #"camcast: start→READY=1 \#(number) ms +RSS after 5 s \#(number) MB"#,
         ] {
             let matches = try NSRegularExpression(pattern: pattern).numberOfMatches(
                 in: result.stdout, range: NSRange(result.stdout.startIndex..., in: result.stdout))
