@@ -41,18 +41,21 @@ final class AudioStage: Sendable {
     private let logger: Logger
     private let startMilliseconds: Int64
     private let output: @Sendable (MediaPacket) -> Void
+    /// The session's next packet time, for the interleaver (AACEncoderSession's `announceNext`).
+    private let announce: @Sendable (Int64) -> Void
     private let onFailure: @Sendable (String) -> Void
     /// AAC frames encoded (packets delivered), for the status line and the stop summary.
     let encodedFrames = Atomic<Int>(0)
 
     init(
         settings: AudioSettings, logger: Logger, startMilliseconds: Int64, output: @escaping @Sendable (MediaPacket) -> Void,
-        onFailure: @escaping @Sendable (String) -> Void
+        announce: @escaping @Sendable (Int64) -> Void = { _ in }, onFailure: @escaping @Sendable (String) -> Void
     ) {
         state = Mutex(State(settings: settings))
         self.logger = logger
         self.startMilliseconds = startMilliseconds
         self.output = output
+        self.announce = announce
         self.onFailure = onFailure
     }
 
@@ -147,7 +150,7 @@ final class AudioStage: Sendable {
         do {
             return try AACEncoderSession(
                 settings: Self.encoderSettings(settings), streamOrigin: origin, streamStartMilliseconds: startMilliseconds,
-                logger: logger
+                logger: logger, announceNext: announce
             ) { [self] packet in
                 encodedFrames.add(1, ordering: .relaxed)
                 output(packet)

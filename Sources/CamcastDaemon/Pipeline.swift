@@ -47,8 +47,15 @@ public struct Pipeline: Service {
                 output.write(packet)
             }
         }
-        let interleaver = settings.audio == nil ? nil : PacketInterleaver(deliver: toOutputs)
-        let audio = try makeAudioStage(stop: stop, streamStart: streamStart) { packet in interleaver?.push(packet) }
+        let interleaver: PacketInterleaver?
+        do {
+            interleaver = settings.audio == nil ? nil : try PacketInterleaver(deliver: toOutputs)
+        } catch {
+            throw PipelineError.encoderFailed("audio: \(error)")
+        }
+        // Its thread ends when the run does, whichever way.
+        defer { interleaver?.close() }
+        let audio = try makeAudioStage(stop: stop, streamStart: streamStart, interleaver: interleaver)
 
         // The session calls this after releasing its lock: writes, muxing and queueing here
         // never hold up a keyframe request or a reconfiguration. A session a codec change opens
