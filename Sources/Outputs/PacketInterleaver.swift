@@ -27,11 +27,19 @@ package final class PacketInterleaver: @unchecked Sendable {
 
     package static let defaultWindowMilliseconds: Int64 = 300
 
+    /// How far the AAC encoder's packets lag their first sample: three frames of 1024 samples (the
+    /// frame's own length and libavcodec's two frames of delay), rounded up to whole milliseconds.
+    package static func presentationDelay(sampleRate: Int) -> Int64 {
+        Int64((3 * 1024 * 1000 + sampleRate - 1) / sampleRate)
+    }
+
     /// Starts the delivering thread; `close` ends it. `deliver` is called on that thread only.
+    /// `presentationDelayMilliseconds`: see `PacketOrder` (`presentationDelay(sampleRate:)`).
     package init(
-        windowMilliseconds: Int64 = PacketInterleaver.defaultWindowMilliseconds, deliver: @escaping @Sendable (MediaPacket) -> Void
+        windowMilliseconds: Int64 = PacketInterleaver.defaultWindowMilliseconds, presentationDelayMilliseconds: Int64 = 0,
+        deliver: @escaping @Sendable (MediaPacket) -> Void
     ) throws(ThreadStartError) {
-        order = PacketOrder(windowMilliseconds: windowMilliseconds)
+        order = PacketOrder(windowMilliseconds: windowMilliseconds, presentationDelayMilliseconds: presentationDelayMilliseconds)
         self.deliver = deliver
         thread = try DedicatedThread { [self] in deliverUntilClosed() }
     }

@@ -20,6 +20,14 @@ import Media
 /// within a stream, "non monotonically increasing dts"), and counted in `late`: the stream's time
 /// line never goes backwards. The same bound in media time also holds for sources played faster
 /// than real time.
+///
+/// Even announced, the audio that covers a picture's instant exists only 43–64 ms after it (an
+/// AAC frame is complete 21 ms after its first sample and libavcodec hands it out two frames
+/// later). So the order can put every presentation time `presentationDelay` later (audio's dts
+/// and pts, video's pts) while a picture keeps its decode time: the picture is then decoded that
+/// much ahead of its showing, as a B-frame stream's are, its composition offset says so, and it
+/// goes out with the audio of its decode time, which exists already. Sync is unchanged: both
+/// tracks are shown on the same presentation time line, moved as one.
 struct PacketOrder {
     private struct Track {
         var held: [MediaPacket] = []
@@ -49,6 +57,8 @@ struct PacketOrder {
     }
 
     let window: Int64
+    /// Added to every presentation time and to audio's decode times (0: none).
+    let presentationDelay: Int64
     private var video = Track()
     private var audio = Track()
     private var lastReleased: Int64 = .min
@@ -57,12 +67,16 @@ struct PacketOrder {
     /// After `releaseAll`, nothing is held any more: packets pass in order of arrival.
     private(set) var isFlushed = false
 
-    init(windowMilliseconds: Int64) {
+    init(windowMilliseconds: Int64, presentationDelayMilliseconds: Int64 = 0) {
         window = windowMilliseconds
+        presentationDelay = presentationDelayMilliseconds
     }
 
     /// Takes `packet` and appends to `released` whatever may go now, in order.
     mutating func push(_ packet: MediaPacket, releasing released: inout [MediaPacket]) {
+        var packet = packet
+        packet.pts += presentationDelay
+        if packet.mediaKind == .audio { packet.dts += presentationDelay }
         switch packet.mediaKind {
         case .video:
             video.held.append(packet)
@@ -80,7 +94,7 @@ struct PacketOrder {
     mutating func announce(_ kind: MediaPacket.MediaKind, next dts: Int64, releasing released: inout [MediaPacket]) {
         switch kind {
         case .video: video.raiseHorizon(dts)
-        case .audio: audio.raiseHorizon(dts)
+        case .audio: audio.raiseHorizon(dts + presentationDelay)
         }
         release(into: &released, all: isFlushed)
     }
