@@ -21,6 +21,7 @@ public final class AACEncoderSession: Sendable {
     public let audioSpecificConfig: [UInt8]
     private let logger: Logger
     private let output: @Sendable (MediaPacket) -> Void
+    private let announceNext: @Sendable (Int64) -> Void
     private let state: Mutex<State>
     /// Held by `encode` and `flush` from the codec call until their packets are delivered.
     /// Never taken under `state`.
@@ -34,16 +35,24 @@ public final class AACEncoderSession: Sendable {
         var nextPTS: Int64 = 0
         var deliveredPackets = 0
         var packetsBeforeOrigin = 0
+        /// The encoder pts of the last packet handed out (or left out before the origin).
+        var lastPacketPTS: Int64?
     }
 
     /// Opens the encoder. `streamOrigin` is the capture instant that is stream time
     /// `streamStartMilliseconds` (the video's first picture, so both tracks start together); nil
     /// takes the first sample's. Throws `.invalidSettings` listing every problem, or `.openFailed`.
+    ///
+    /// `announceNext` is told, after the packets of an `encode` went to `output`, the stream time
+    /// of the packet the encoder will hand out next (a frame's length after the last: the encoder
+    /// keeps two frames back, so the time is known a frame before the packet), for an interleaver
+    /// that would otherwise hold a picture until that packet came.
     public init(
         settings: AACEncoderSettings,
         streamOrigin: MonotonicTime? = nil,
         streamStartMilliseconds: Int64 = 0,
         logger: Logger = Logger(label: "camcast.audio-encoder"),
+        announceNext: @escaping @Sendable (Int64) -> Void = { _ in },
         output: @escaping @Sendable (MediaPacket) -> Void
     ) throws(AACEncoderError) {
         let problems = settings.problems()
@@ -53,6 +62,7 @@ public final class AACEncoderSession: Sendable {
         self.audioSpecificConfig = encoder.audioSpecificConfig
         self.logger = logger
         self.output = output
+        self.announceNext = announceNext
         self.state = Mutex(
             State(
                 encoder: encoder, blocks: AudioBlockBuffer(format: settings.format, blockFrames: encoder.frameSize),
@@ -77,16 +87,20 @@ public final class AACEncoderSession: Sendable {
     public func encode(_ frame: AudioFrame) throws(AACEncoderError) {
         guard frame.format == settings.format else { throw .formatMismatch(expected: settings.format, got: frame.format) }
         try producer.withLock { (_) throws(AACEncoderError) in
-            let packets = try state.withLock { (state) throws(AACEncoderError) -> [MediaPacket] in
+            let (packets, next) = try state.withLock { (state) throws(AACEncoderError) -> ([MediaPacket], Int64?) in
                 guard let encoder = state.encoder else { throw .closed }
                 state.blocks.append(frame)
                 var packets: [MediaPacket] = []
                 while let block = state.blocks.nextBlock() {
                     try encodeBlock(block, with: encoder, into: &packets, state: &state)
                 }
-                return packets
+                let next = state.lastPacketPTS.flatMap {
+                    state.clock.predictedStreamTime(ofPTS: $0 + Int64(state.blocks.blockFrames))
+                }
+                return (packets, next)
             }
             for packet in packets { output(packet) }
+            if let next { announceNext(next) }
         }
     }
 
@@ -137,6 +151,7 @@ public final class AACEncoderSession: Sendable {
     }
 
     private func makePacket(_ encoded: LibavAACEncoder.Packet, state: inout State) -> MediaPacket? {
+        state.lastPacketPTS = encoded.pts
         let capture = state.clock.captureNanoseconds(ofPTS: encoded.pts)
         guard let dts = state.clock.streamTime(ofCaptureNanoseconds: capture) else {
             state.packetsBeforeOrigin += 1

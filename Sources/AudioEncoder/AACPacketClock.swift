@@ -38,6 +38,18 @@ struct AACPacketClock {
         return Int64(block.time.nanoseconds) + samples * 1_000_000_000 / Int64(sampleRate)
     }
 
+    /// The stream time the packet at encoder pts `pts` will have (nil before the origin), asked
+    /// before the encoder hands it out; changes nothing. Exact once its block is recorded (the
+    /// encoder hands a packet out two blocks after its own), a lower bound before.
+    func predictedStreamTime(ofPTS pts: Int64) -> Int64? {
+        guard let block = blocks.last(where: { $0.pts <= pts }) ?? blocks.first else { return nil }
+        let nanoseconds = Int64(block.time.nanoseconds) + (pts - block.pts) * 1_000_000_000 / Int64(sampleRate)
+        let origin = Int64(self.origin?.nanoseconds ?? 0)
+        guard nanoseconds >= origin else { return nil }
+        let dts = startMilliseconds + nanoseconds / 1_000_000 - origin / 1_000_000
+        return lastDTS.map { max(dts, $0 + 1) } ?? dts
+    }
+
     /// The packet's stream time in ms, or nil if it falls before the origin. Never goes back:
     /// a capture clock that stepped back (a reopened device) moves the packet 1 ms past the last.
     mutating func streamTime(ofCaptureNanoseconds nanoseconds: Int64) -> Int64? {

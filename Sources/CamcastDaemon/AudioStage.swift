@@ -16,17 +16,20 @@ import Synchronization
 /// the origin.
 ///
 /// Its life is one enum behind one lock. A reload replaces the source (and the session, if the
-/// format or bit rate changed) while the video runs on.
+/// format or bit rate changed) while the video runs on (AudioStage+Replace).
 final class AudioStage: Sendable {
-    private enum Phase {
+    enum Phase {
         case idle
         /// Source running; `session` is nil until the video's first picture.
         case running(source: any AudioSource, session: AACEncoderSession?)
+        /// A reload is swapping the source: `source` is the one it replaces (stopped or stopping,
+        /// kept to go back to and for its figures); what is delivered meanwhile goes to `session`.
+        case replacing(source: any AudioSource, session: AACEncoderSession?)
         /// The source is kept for its final figures.
         case stopped(source: (any AudioSource)?)
     }
 
-    private struct State {
+    struct State {
         var phase = Phase.idle
         var settings: AudioSettings
         /// The video's first picture, in capture nanoseconds; nil until it came.
@@ -37,22 +40,29 @@ final class AudioStage: Sendable {
         var pending: [AudioFrame] = []
     }
 
-    private let state: Mutex<State>
-    private let logger: Logger
+    let state: Mutex<State>
+    let logger: Logger
     private let startMilliseconds: Int64
     private let output: @Sendable (MediaPacket) -> Void
-    private let onFailure: @Sendable (String) -> Void
+    /// The session's next packet time, for the interleaver (AACEncoderSession's `announceNext`).
+    private let announce: @Sendable (Int64) -> Void
+    let onFailure: @Sendable (String) -> Void
+    /// Makes the source for a settings (`makeSource`, unless a test gives its own).
+    let sources: @Sendable (AudioSettings) throws -> any AudioSource
     /// AAC frames encoded (packets delivered), for the status line and the stop summary.
     let encodedFrames = Atomic<Int>(0)
 
     init(
         settings: AudioSettings, logger: Logger, startMilliseconds: Int64, output: @escaping @Sendable (MediaPacket) -> Void,
-        onFailure: @escaping @Sendable (String) -> Void
+        announce: @escaping @Sendable (Int64) -> Void = { _ in }, onFailure: @escaping @Sendable (String) -> Void,
+        sources: (@Sendable (AudioSettings) throws -> any AudioSource)? = nil
     ) {
+        self.sources = sources ?? { [logger] settings in try AudioStage.makeSource(settings, logger: logger) }
         state = Mutex(State(settings: settings))
         self.logger = logger
         self.startMilliseconds = startMilliseconds
         self.output = output
+        self.announce = announce
         self.onFailure = onFailure
     }
 
@@ -82,7 +92,7 @@ final class AudioStage: Sendable {
 
     func start() throws {
         let settings = state.withLock { $0.settings }
-        let source = try Self.makeSource(settings, logger: logger)
+        let source = try sources(settings)
         try source.start(deliver: deliver)
         let started = state.withLock { state -> Bool in
             guard case .idle = state.phase else { return false }
@@ -95,13 +105,13 @@ final class AudioStage: Sendable {
         logger.info("audio started", metadata: ["audio": "\(settings)"])
     }
 
-    private var deliver: @Sendable (AudioFrame) -> Void {
+    var deliver: @Sendable (AudioFrame) -> Void {
         { [self] frame in
             // Only the source's thread calls this, so the held frames go out before this one.
             let (session, held) = state.withLock { state -> (AACEncoderSession?, [AudioFrame]) in
                 let session: AACEncoderSession?
                 switch state.phase {
-                case .running(_, let running): session = running
+                case .running(_, let running), .replacing(_, let running): session = running
                 case .idle: session = nil  // the source's first runs, before `start` returned
                 case .stopped: return (nil, [])
                 }
@@ -122,7 +132,12 @@ final class AudioStage: Sendable {
                 for earlier in held where earlier.format == frame.format { try session.encode(earlier) }
                 try session.encode(frame)
             } catch .closed {
-                // Replaced by a reload or closed at stop between the lookup and the call.
+                // Closed at stop between the lookup and the call. A session closed under a
+                // running source is a track lost: that is a failure, not silence.
+                let stopped = state.withLock { state in
+                    if case .stopped = state.phase { true } else { false }
+                }
+                if !stopped { onFailure("audio encoder: closed while its source runs") }
             } catch {
                 onFailure("audio encoder: \(error)")
             }
@@ -143,64 +158,44 @@ final class AudioStage: Sendable {
 
     var needsOrigin: Bool { state.withLock { $0.origin == nil } }
 
+    /// A session for `settings` on `origin`, its packets to `output`.
+    func openSession(_ settings: AudioSettings, origin: MonotonicTime) throws(AACEncoderError) -> AACEncoderSession {
+        try AACEncoderSession(
+            settings: Self.encoderSettings(settings), streamOrigin: origin, streamStartMilliseconds: startMilliseconds,
+            logger: logger, announceNext: announce
+        ) { [self] packet in
+            encodedFrames.add(1, ordering: .relaxed)
+            output(packet)
+        }
+    }
+
+    /// `openSession`, a failure failing the run.
     private func makeSession(_ settings: AudioSettings, origin: MonotonicTime) -> AACEncoderSession? {
         do {
-            return try AACEncoderSession(
-                settings: Self.encoderSettings(settings), streamOrigin: origin, streamStartMilliseconds: startMilliseconds,
-                logger: logger
-            ) { [self] packet in
-                encodedFrames.add(1, ordering: .relaxed)
-                output(packet)
-            }
+            return try openSession(settings, origin: origin)
         } catch {
             onFailure("audio encoder: \(error)")
             return nil
         }
     }
 
-    /// A reload: a new source (and a new session if the format or bit rate changed) in place of
-    /// the old, the video untouched. Throws if the new source cannot start; the old one is then
-    /// started again.
-    func replace(with new: AudioSettings) throws {
-        let replacement = try Self.makeSource(new, logger: logger)
-        let (oldSource, oldSession, origin, oldSettings) = state.withLock { state -> ((any AudioSource)?, AACEncoderSession?, MonotonicTime?, AudioSettings) in
-            guard case .running(let source, let session) = state.phase else { return (nil, nil, nil, state.settings) }
-            return (source, session, state.origin, state.settings)
-        }
-        guard let oldSource else { return }
-        oldSource.stop()
-        var session = oldSession
-        if Self.encoderSettings(new) != Self.encoderSettings(oldSettings), let origin {
-            // The AudioSpecificConfig may change: outputs send the new one before the next frame.
-            try? oldSession?.flush()
-            session = makeSession(new, origin: origin)
-        }
-        do {
-            try replacement.start(deliver: deliver)
-        } catch {
-            try? oldSource.start(deliver: deliver)
-            throw error
-        }
-        state.withLock { state in
-            let retired = oldSource.status
-            state.retired.deliveredFrames += retired.deliveredFrames
-            state.retired.xruns += retired.xruns
-            state.retired.reopens += retired.reopens
-            state.settings = new
-            state.phase = .running(source: replacement, session: session)
-        }
-    }
-
     /// Stops the source and flushes the session (its last packets go out). Idempotent.
     func stop() {
         let (source, session) = state.withLock { state -> ((any AudioSource)?, AACEncoderSession?) in
-            guard case .running(let source, let session) = state.phase else { return (nil, nil) }
-            state.phase = .stopped(source: source)
-            return (source, session)
+            switch state.phase {
+            case .running(let source, let session), .replacing(let source, let session):
+                // A reload under way sees `.stopped` and stops what it started itself.
+                state.phase = .stopped(source: source)
+                return (source, session)
+            case .idle, .stopped:
+                return (nil, nil)
+            }
         }
         source?.stop()
-        do {
+        do throws(AACEncoderError) {
             try session?.flush()
+        } catch .closed {
+            // A reload flushed it as this stop came.
         } catch {
             logger.warning("audio encoder flush failed", metadata: ["error": "\(error)"])
         }
@@ -210,7 +205,7 @@ final class AudioStage: Sendable {
     var status: AudioSourceStatus {
         let (current, retired) = state.withLock { state -> (AudioSourceStatus?, AudioSourceStatus) in
             switch state.phase {
-            case .running(let source, _), .stopped(let source?): return (source.status, state.retired)
+            case .running(let source, _), .replacing(let source, _), .stopped(let source?): return (source.status, state.retired)
             default: return (nil, state.retired)
             }
         }

@@ -4,11 +4,12 @@ import Media
 
 extension Pipeline {
     /// The audio stage for `settings.audio` (nil for none), its encoder checked now so that bad
-    /// settings fail before anything starts. Packets go to `output` until the run stops: the
-    /// sound ends with the picture, not a teardown later.
+    /// settings fail before anything starts. Packets go to `interleaver` (made for runs with
+    /// sound) until the run stops: the sound ends with the picture, not a teardown later.
     func makeAudioStage(
-        stop: StopSignal, streamStart: Int64, output: @escaping @Sendable (MediaPacket) -> Void
+        stop: StopSignal, streamStart: Int64, interleaver: PacketInterleaver?
     ) throws -> AudioStage? {
+        guard let interleaver else { return nil }
         guard let audio = settings.audio else { return nil }
         do {
             try AudioStage.checkEncoder(audio)
@@ -19,8 +20,9 @@ extension Pipeline {
             settings: audio, logger: logger, startMilliseconds: streamStart,
             output: { packet in
                 guard !stop.hasFired else { return }
-                output(packet)
+                interleaver.push(packet)
             },
+            announce: { next in interleaver.announce(.audio, next: next) },
             onFailure: { reason in stop.fire(.failed(.encoderFailed(reason))) })
     }
 

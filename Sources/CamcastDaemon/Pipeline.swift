@@ -47,8 +47,18 @@ public struct Pipeline: Service {
                 output.write(packet)
             }
         }
-        let interleaver = settings.audio == nil ? nil : PacketInterleaver(deliver: toOutputs)
-        let audio = try makeAudioStage(stop: stop, streamStart: streamStart) { packet in interleaver?.push(packet) }
+        let presentationDelay = settings.audio.map { PacketInterleaver.presentationDelay(sampleRate: $0.format.sampleRate) } ?? 0
+        let interleaver: PacketInterleaver?
+        do {
+            // Pictures decode ahead of their showing by the AAC delay, so they need not wait for
+            // the audio of their instant (PacketOrder).
+            interleaver = settings.audio == nil ? nil : try PacketInterleaver(presentationDelayMilliseconds: presentationDelay, deliver: toOutputs)
+        } catch {
+            throw PipelineError.encoderFailed("audio: \(error)")
+        }
+        // Its thread ends when the run does, whichever way.
+        defer { interleaver?.close() }
+        let audio = try makeAudioStage(stop: stop, streamStart: streamStart, interleaver: interleaver)
 
         // The session calls this after releasing its lock: writes, muxing and queueing here
         // never hold up a keyframe request or a reconfiguration. A session a codec change opens
@@ -76,7 +86,8 @@ public struct Pipeline: Service {
         let stages = PipelineStages(
             settings: settings, encoder: encoder, stop: stop, latency: latency, encoderOutput: handlePicture
         ) {
-            assembler.withLock { $0.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) }
+            // Where a closed output's end-of-sequence goes: after the last picture's showing.
+            assembler.withLock { $0.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) } + presentationDelay
         }
         stagesBox.withLock { $0 = stages }
         // The session in force at the end (a codec change replaces it).
@@ -208,7 +219,7 @@ public struct Pipeline: Service {
                 logger.warning("encoder flush failed", metadata: ["error": "\(error)"])
             }
             interleaver?.flush()
-            let end = assembler.withLock { $0.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) }
+            let end = assembler.withLock { $0.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) } + presentationDelay
             let all = stages.currentOutputs + stages.failedOutputs.withLock { $0 }
             for output in all {
                 output.finish(endTime: end, drainSeconds: settings.stopDrainSeconds)

@@ -26,7 +26,6 @@ extension EncoderSession {
         var parameterSets: [[UInt8]]
         /// What the last delivered picture carried; nil before the first.
         var deliveredParameterSets: [[UInt8]]?
-        var keyframeRequested = false
         /// Camcast, not the library, places scheduled IDRs, so the interval can change while the session runs.
         var keyframes: KeyframeSchedule
         /// Frames the encoder has accepted: the input index the next accepted frame will get.
@@ -46,10 +45,11 @@ extension EncoderSession {
             self.parameterSets = parameterSets
         }
 
-        /// Whether the next frame, at `pts`, must be an IDR: requested, the first, or a full
-        /// interval after the last one (so a forced IDR restarts the interval, as x264's keyint would).
+        /// Whether the next frame, at `pts`, must be an IDR by the schedule: the first, or a full
+        /// interval after the last one (so a forced IDR restarts the interval, as x264's keyint
+        /// would). Requests are the session's `keyframeRequests`.
         func keyframeDue(pts: Int64) -> Bool {
-            keyframeRequested || keyframes.isDue(input: acceptedFrames, pts: pts)
+            keyframes.isDue(input: acceptedFrames, pts: pts)
         }
 
         /// The frame's capture time in ms, bumped past the previous PTS if it does not increase.

@@ -11,8 +11,9 @@ import Synchronization
 /// and `close` may be called from any thread at any time (the lock of seeds 000/004). That lock
 /// guards the encoder and nothing else: pictures are delivered on the thread that called `encode` or
 /// `flush`, after the lock is released, so the output handler may call back into the session
-/// (ask for a keyframe, change the bitrate). A second lock, `producer`, keeps the pictures of
-/// concurrent `encode`/`flush` calls in order; keyframe requests and reconfiguration never take it.
+/// (change the bitrate). A second lock, `producer`, keeps the pictures of concurrent
+/// `encode`/`flush` calls in order; reconfiguration never takes it. A keyframe request takes
+/// neither: it is a message (`KeyframeRequests`) the next encode reads.
 public final class EncoderSession: Sendable {
     /// The settings the session was opened with (bitrate and keyframe interval may since have been
     /// reconfigured; `bitrateKbps` and `keyframeIntervalInFrames` say what is in force).
@@ -21,6 +22,8 @@ public final class EncoderSession: Sendable {
     let recovery: EncoderRecoveryPolicy
     private let output: @Sendable (EncodedPicture) -> Void
     let state: Mutex<State>
+    /// Keyframe requests waiting for the next encode; read by the encode, not under `state`'s guard.
+    let keyframeRequests = KeyframeRequests()
     /// Held by `encode` and `flush` from the encoder call until their pictures are delivered, so
     /// pictures reach the handler in the order the encoder produced them. Never taken under `state`.
     private let producer = Mutex(())
@@ -85,7 +88,12 @@ public final class EncoderSession: Sendable {
             guard let encoder = state.encoder else { throw .closed }
             let pts = state.presentationTime(for: frame)
             let converter = state.converter
-            let forceIDR = recovering || state.keyframeDue(pts: pts)
+            let index = state.acceptedFrames
+            let requested = keyframeRequests.take(forFrame: index)
+            let forceIDR = recovering || requested || state.keyframeDue(pts: pts)
+            // Only a frame the encoder took consumes the keyframe request and advances the PTS.
+            var accepted = false
+            defer { if !accepted { keyframeRequests.giveBack(requested, forFrame: index) } }
             let result: EncoderBackendOutput?
             do throws(EncoderError) {
                 result = try converter.withImage(of: frame, size: settings.size, scaling: settings.scaling) { (image) throws(EncoderError) in
@@ -101,8 +109,7 @@ public final class EncoderSession: Sendable {
                 default: throw error
                 }
             }
-            // Only a frame the encoder took consumes the keyframe request and advances the PTS.
-            state.keyframeRequested = false
+            accepted = true
             if forceIDR { state.keyframes.recordKeyframe(input: state.acceptedFrames, pts: pts) }
             state.accept(pts: pts, of: frame, logger: logger)
             return .delivered(result.map { state.picture(from: $0, codec: settings.codec) })
@@ -113,12 +120,10 @@ public final class EncoderSession: Sendable {
     ///
     /// Returns that frame's index, counting from 0 the frames `encode` accepted (a frame it throws
     /// for does not count, and leaves the request pending for the next one).
+    /// Returns at once from any thread, even while a picture is being encoded.
     @discardableResult
     public func requestKeyframe() -> Int64 {
-        withState { state in
-            state.keyframeRequested = true
-            return state.acceptedFrames
-        }
+        keyframeRequests.request()
     }
 
     /// Changes the IDR interval live, with the same rule as the settings: the smaller of

@@ -1,128 +1,106 @@
 import Media
-import Synchronization
 
-/// Puts the packets of two encoders — video on the capture thread, audio on the audio thread —
-/// into one sequence in non-decreasing timestamp (DTS) order, before they reach the outputs.
+/// The stage where the two encoders' packets meet — video from the capture thread, audio from
+/// the audio source's thread — and leave as one sequence in non-decreasing timestamp (DTS) order,
+/// on a thread of the interleaver's own, for the outputs.
 ///
 /// Why here and not in each output: every output needs the same order (FLV files and RTMP
 /// connections alike require tags in time order), and ordering once before the outputs' queues
-/// keeps those queues, the keyframe gate and the muxers single-stream and unchanged. The
-/// interleaver holds each track's packets until the other track has caught up with them (its
-/// newest packet is as late or later), so nothing from the other track can still come earlier.
+/// keeps those queues, the keyframe gate and the muxers single-stream and unchanged. The rule
+/// (what waits for what, how long, what is moved up) is `PacketOrder`'s.
 ///
-/// The wait is bounded in media time, not wall time: a packet is released anyway once its own
-/// track has run `windowMilliseconds` past it (the other track stalled — an audio device that
-/// hangs, an encoder that fell behind), so a stalled track adds at most that much latency and
-/// never stops the other. A packet that then arrives behind what was released is moved up to the
-/// last released time (its pts with it, keeping pts − dts), and past its own track's last time by
-/// a millisecond where several land there (a track's times must rise: FFmpeg rejects equal DTS
-/// within a stream, "non monotonically increasing dts"), and counted in `latePackets`: the
-/// stream's time line never goes backwards. The same bound in media time also holds for sources
-/// played faster than real time.
-///
-/// Delivery happens under the interleaver's lock, which is what keeps the order: two threads
-/// that released packets in order would otherwise race to the outputs. Delivery is a queue push
-/// (`StreamOutput.write` never blocks), so the lock is held for microseconds.
-package final class PacketInterleaver: Sendable {
-    private struct State {
-        var video: [MediaPacket] = []
-        var audio: [MediaPacket] = []
-        /// The newest DTS pushed on each track: nothing earlier will come from it.
-        var newestVideo: Int64?
-        var newestAudio: Int64?
-        var lastReleased: Int64 = .min
-        /// The last DTS released on each track.
-        var lastVideo: Int64 = .min
-        var lastAudio: Int64 = .min
-        var late = 0
-        var isFlushed = false
-    }
+/// Each track's thread only appends to the interleaver's state and returns: the audio never
+/// waits for a picture's encode nor a picture for the audio encoder, and no lock is held while
+/// the outputs are called (an output's queue may overflow and ask the encoder for a keyframe).
+/// One thread delivers, so the order the rule chose is the order the outputs see.
+package final class PacketInterleaver: @unchecked Sendable {
+    // @unchecked: `order`, `outbox`, `isDelivering` and `isClosed` are read and written only while
+    // `condition` is locked; `thread` only by `close`, which the owner calls once.
+    private let condition = ConditionLock()
+    private var order: PacketOrder
+    /// Released, in order, for the delivering thread.
+    private var outbox: [MediaPacket] = []
+    private var isDelivering = false
+    private var isClosed = false
+    private var thread: DedicatedThread?
+    private let deliver: @Sendable (MediaPacket) -> Void
 
     package static let defaultWindowMilliseconds: Int64 = 300
 
-    private let state = Mutex(State())
-    private let window: Int64
-    private let deliver: @Sendable (MediaPacket) -> Void
+    /// How far the AAC encoder's packets lag their first sample: three frames of 1024 samples (the
+    /// frame's own length and libavcodec's two frames of delay), rounded up to whole milliseconds.
+    package static func presentationDelay(sampleRate: Int) -> Int64 {
+        Int64((3 * 1024 * 1000 + sampleRate - 1) / sampleRate)
+    }
 
-    package init(windowMilliseconds: Int64 = PacketInterleaver.defaultWindowMilliseconds, deliver: @escaping @Sendable (MediaPacket) -> Void) {
-        window = windowMilliseconds
+    /// Starts the delivering thread; `close` ends it. `deliver` is called on that thread only.
+    /// `presentationDelayMilliseconds`: see `PacketOrder` (`presentationDelay(sampleRate:)`).
+    package init(
+        windowMilliseconds: Int64 = PacketInterleaver.defaultWindowMilliseconds, presentationDelayMilliseconds: Int64 = 0,
+        deliver: @escaping @Sendable (MediaPacket) -> Void
+    ) throws(ThreadStartError) {
+        order = PacketOrder(windowMilliseconds: windowMilliseconds, presentationDelayMilliseconds: presentationDelayMilliseconds)
         self.deliver = deliver
+        thread = try DedicatedThread { [self] in deliverUntilClosed() }
     }
 
     /// Packets that arrived behind the released time line and were moved up to it.
-    package var latePackets: Int { withState { $0.late } }
+    package var latePackets: Int { condition.withLock { order.late } }
 
     package func push(_ packet: MediaPacket) {
-        withState { state in
-            switch packet.mediaKind {
-            case .video:
-                state.video.append(packet)
-                state.newestVideo = max(state.newestVideo ?? .min, packet.dts)
-            case .audio:
-                state.audio.append(packet)
-                state.newestAudio = max(state.newestAudio ?? .min, packet.dts)
-            }
-            releaseReady(&state, all: state.isFlushed)
+        condition.withLock {
+            guard !isClosed else { return }
+            let before = outbox.count
+            order.push(packet, releasing: &outbox)
+            if outbox.count > before { condition.broadcast() }
         }
     }
 
-    /// Releases everything held, in order (at stop, before the outputs finish); later pushes pass
-    /// straight through in order of arrival, moved up where needed.
+    /// The track of `kind` will bring nothing earlier than `dts` (the AAC encoder knows its next
+    /// packet's time a frame before it hands the packet out).
+    package func announce(_ kind: MediaPacket.MediaKind, next dts: Int64) {
+        condition.withLock {
+            guard !isClosed else { return }
+            let before = outbox.count
+            order.announce(kind, next: dts, releasing: &outbox)
+            if outbox.count > before { condition.broadcast() }
+        }
+    }
+
+    /// Releases everything held, in order, and returns once the outputs have it (at stop, before
+    /// they finish); later pushes pass straight through in order of arrival, moved up where needed.
     package func flush() {
-        withState { state in
-            state.isFlushed = true
-            releaseReady(&state, all: true)
+        condition.withLock {
+            order.releaseAll(into: &outbox)
+            condition.broadcast()
+            while (!outbox.isEmpty || isDelivering) && !isClosed { condition.wait() }
         }
     }
 
-    /// `state.withLock`, annotated so ThreadSanitizer sees the handover between the capture and
-    /// audio threads, which contend for this lock (see `ThreadSanitizer`).
-    private func withState<R>(_ body: (inout State) -> R) -> R {
-        let address = Unmanaged.passUnretained(self).toOpaque()
-        return state.withLock { state in
-            ThreadSanitizer.acquire(address)
-            defer { ThreadSanitizer.release(address) }
-            return body(&state)
+    /// Delivers what was released, then ends the thread and drops later pushes. Call once, last.
+    package func close() {
+        condition.withLock {
+            isClosed = true
+            condition.broadcast()
         }
+        thread?.join()
+        thread = nil
     }
 
-    private func releaseReady(_ state: inout State, all: Bool) {
+    private func deliverUntilClosed() {
+        condition.lock()
         while true {
-            let takeVideo: Bool
-            switch (state.video.first, state.audio.first) {
-            case (nil, nil):
-                return
-            case (let video?, let audio?):
-                // At equal times video first: a run starts at a video keyframe, and audio at that
-                // instant then goes with it rather than before it.
-                takeVideo = video.dts <= audio.dts
-            case (let video?, nil):
-                guard all || ready(video.dts, other: state.newestAudio, own: state.newestVideo) else { return }
-                takeVideo = true
-            case (nil, let audio?):
-                guard all || ready(audio.dts, other: state.newestVideo, own: state.newestAudio) else { return }
-                takeVideo = false
-            }
-            var packet = takeVideo ? state.video.removeFirst() : state.audio.removeFirst()
-            let trackLast = takeVideo ? state.lastVideo : state.lastAudio
-            if packet.dts < state.lastReleased {
-                let earliest = max(state.lastReleased, trackLast == .min ? .min : trackLast + 1)
-                let shift = earliest - packet.dts
-                packet.dts += shift
-                packet.pts += shift
-                state.late += 1
-            }
-            state.lastReleased = max(state.lastReleased, packet.dts)
-            if takeVideo { state.lastVideo = packet.dts } else { state.lastAudio = packet.dts }
-            deliver(packet)
+            while outbox.isEmpty && !isClosed { condition.wait() }
+            if outbox.isEmpty { break }
+            let batch = outbox
+            outbox.removeAll(keepingCapacity: true)
+            isDelivering = true
+            condition.unlock()
+            for packet in batch { deliver(packet) }
+            condition.lock()
+            isDelivering = false
+            condition.broadcast()
         }
-    }
-
-    /// A lone track's packet may go once the other track has reached its time (nothing earlier
-    /// can come from it), or once its own track has run a window past it (the other stalled).
-    /// A track that has never delivered anything does not hold the other up beyond the window.
-    private func ready(_ dts: Int64, other: Int64?, own: Int64?) -> Bool {
-        if let other, other >= dts { return true }
-        return (own ?? dts) - dts > window
+        condition.unlock()
     }
 }

@@ -48,7 +48,7 @@ final class SendQueue: @unchecked Sendable {
     let peakSpanMilliseconds = Atomic<Int64>(0)
 
     /// `requestKeyframe` is called on the pushing thread (outside the queue's lock): it must not
-    /// block. The encoder delivers pictures after releasing its own lock, so asking it is fine.
+    /// block. The encoder's only leaves a message for its next encode (KeyframeRequests).
     init(maxSpanMilliseconds: Int64, requestKeyframe: @escaping @Sendable () -> Void) {
         maxSpan = maxSpanMilliseconds
         self.requestKeyframe = requestKeyframe

@@ -17,6 +17,11 @@ final class SegmentFile {
     private let descriptor: Int32
     private var muxer: UnsafeMutablePointer<cavformat_mp4>?
     private let originDts: Int64
+    /// The opening keyframe's presentation time: 0 in the file. A stream with sound shows every
+    /// picture a fixed delay after its decode time (the interleaver's presentation delay); the
+    /// file leaves that delay out, pictures and sound alike, so both start at 0 (the mov muxer's
+    /// edit list would otherwise start the pictures at 0 and the sound at the delay).
+    private let originPts: Int64
     private let audioSampleRate: Int?
     private var lastDts: [Int64] = [.min, .min]
     private var nextAudioTicks: Int64?
@@ -31,6 +36,7 @@ final class SegmentFile {
     init(path: String, keyframe: MediaPacket, stream: RecordedStream, audioConfiguration: [UInt8]?) throws(SegmentError) {
         self.path = path
         originDts = keyframe.dts
+        originPts = keyframe.pts
         decoderConfiguration = keyframe.decoderConfiguration
         let opened = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard opened >= 0 else {
@@ -87,8 +93,8 @@ final class SegmentFile {
         let isVideo = packet.mediaKind == .video
         guard isVideo || hasAudio else { return }
         let stream = isVideo ? 0 : 1
-        var dts = packet.dts - originDts
-        var pts = packet.pts - originDts
+        var dts = packet.dts - (isVideo ? originDts : originPts)
+        var pts = packet.pts - originPts
         var timescale: Int32 = 1000
         if let rate = audioSampleRate, !isVideo {
             // Sound from before the first picture has no place in this file.

@@ -108,9 +108,10 @@ struct AudioMuxingTests {
     }
 
     @Test("interleaver: two threads' packets, paced like capture at 4× speed, come out in time order, all of them")
-    func interleavesTwoThreads() async {
+    func interleavesTwoThreads() async throws {
         let received = Mutex<[MediaPacket]>([])
-        let interleaver = PacketInterleaver { packet in received.withLock { $0.append(packet) } }
+        let interleaver = try PacketInterleaver { packet in received.withLock { $0.append(packet) } }
+        defer { interleaver.close() }
         let video = FrameStream(gop: 30)
         let start = ContinuousClock.now
         // Each packet is pushed when its media time comes (a quarter of it in wall time), as two
@@ -146,9 +147,10 @@ struct AudioMuxingTests {
     }
 
     @Test("interleaver: audio that arrives an AAC frame after its time is put in its place; nothing is moved")
-    func lateAudioWithinTheWindowIsOrdered() {
+    func lateAudioWithinTheWindowIsOrdered() throws {
         let received = Mutex<[MediaPacket]>([])
-        let interleaver = PacketInterleaver { packet in received.withLock { $0.append(packet) } }
+        let interleaver = try PacketInterleaver { packet in received.withLock { $0.append(packet) } }
+        defer { interleaver.close() }
         let video = FrameStream(gop: 30)
         var arrivals = (0..<90).map { (at: Int64($0) * 33, packet: video.packet($0)) }
         arrivals += (0..<141).map { (at: AudioStream.packet($0).dts + 43, packet: AudioStream.packet($0)) }
@@ -162,24 +164,23 @@ struct AudioMuxingTests {
 
     @Test("interleaver: a stalled track holds the other up by the window at most; what comes late is moved up")
     func stalledTrackIsBounded() {
-        let received = Mutex<[MediaPacket]>([])
-        let interleaver = PacketInterleaver(windowMilliseconds: 300) { packet in received.withLock { $0.append(packet) } }
+        // The rule itself (PacketOrder), without the interleaver's thread: what it releases at each push.
+        var order = PacketOrder(windowMilliseconds: 300)
+        var received: [MediaPacket] = []
         let video = FrameStream(gop: 30)
-        interleaver.push(AudioStream.packet(0))
-        for number in 0...20 { interleaver.push(video.packet(number)) }  // 0…660 ms, audio silent
-        let released = received.withLock { $0 }
+        order.push(AudioStream.packet(0), releasing: &received)
+        for number in 0...20 { order.push(video.packet(number), releasing: &received) }  // 0…660 ms, audio silent
         // Video up to 660 − 300 ms has gone out (plus audio 0); the rest waits for audio.
-        #expect(released.map(\.dts) == [0, 0] + (1...10).map { Int64($0) * 33 })
-        interleaver.push(AudioStream.packet(1))  // 21 ms: far behind the released line
-        let after = received.withLock { $0 }
-        #expect(after.last?.mediaKind == .audio)
-        #expect(after.last?.dts == 330)
-        #expect(interleaver.latePackets == 1)
+        #expect(received.map(\.dts) == [0, 0] + (1...10).map { Int64($0) * 33 })
+        order.push(AudioStream.packet(1), releasing: &received)  // 21 ms: far behind the released line
+        #expect(received.last?.mediaKind == .audio)
+        #expect(received.last?.dts == 330)
+        #expect(order.late == 1)
         // A second late one lands a millisecond after the first: a track's times rise.
-        interleaver.push(AudioStream.packet(2))
-        #expect(received.withLock { $0 }.last?.dts == 331)
-        #expect(interleaver.latePackets == 2)
-        interleaver.flush()
-        #expect(received.withLock { $0 }.count == 1 + 21 + 2)
+        order.push(AudioStream.packet(2), releasing: &received)
+        #expect(received.last?.dts == 331)
+        #expect(order.late == 2)
+        order.releaseAll(into: &received)
+        #expect(received.count == 1 + 21 + 2)
     }
 }
