@@ -138,27 +138,44 @@ struct RecordingTests {
         for segment in segments { #expect(try ProbedVideo.decodeErrors(segment) == "") }
     }
 
-    @Test func aReloadAppliesNewSegmentSettings() throws {
+    /// A reload that changes `segment_seconds` closes the recorder and opens a new one: the files
+    /// on either side are continuous, and at most one keyframe interval (30 frames here) is lost
+    /// at the swap, counted against a raw .h264 of the whole run that the reload leaves alone.
+    @Test func aReloadAppliesNewSegmentSettingsLosingAtMostOneGOP() throws {
         let dir = try Project.scratchDirectory("record-reload")
-        let config = try Self.config(dir, "    segment_seconds: 60")
+        let whole = dir.appendingPathComponent("whole.h264")
+        let config = try Self.config(dir, "    segment_seconds: 60", extra: "  - path: \(whole.path)")
         let camcast = try Daemon.start(
             ["run", "--config", config.path, "--source", "testpattern", "--size", "320x240", "--fps", "30", "--keyint-seconds", "1"])
         defer { camcast.signal(SIGKILL) }
         #expect(Daemon.waitForLog(camcast, "recording segment", timeout: 30), "\(camcast.stderrSoFar)")
-        _ = try Self.config(dir, "    segment_seconds: 1")
+        usleep(2_500_000)  // mid-GOP, well into the first segment
+        _ = try Self.config(dir, "    segment_seconds: 1", extra: "  - path: \(whole.path)")
         camcast.signal(SIGHUP)
         #expect(Daemon.waitForLog(camcast, "reload applied: opened record", timeout: 20), "\(camcast.stderrSoFar)")
         #expect(Daemon.waitForLog(camcast, "recording segment", occurrences: 4, timeout: 30), "\(camcast.stderrSoFar)")
         camcast.signal(SIGTERM)
         let result = try camcast.wait(timeout: 30)
         #expect(result.status == 0, "\(result.stderr)")
+        let applied = result.stderr.split(separator: "\n").filter { $0.contains("reload applied") }
+        #expect(!applied.isEmpty && !applied.contains { $0.contains("whole.h264") }, "the raw output must stay open: \(applied)")
         let segments = RecordingProbe.segments(in: dir.appendingPathComponent("rec"))
         #expect(segments.count >= 4, "\(segments.map(\.lastPathComponent))")
-        // After the reload, segments of about a second (one keyframe interval more at most).
-        for segment in segments.dropFirst().dropLast() {
+        var frames = 0
+        for (number, segment) in segments.enumerated() {
             let probe = try RecordingProbe.probe(segment)
-            #expect((0.95...2.05).contains(probe.videoSeconds), "\(segment.lastPathComponent): \(probe.videoSeconds) s")
+            let name = segment.lastPathComponent
+            #expect(probe.videoPackets.first?.isKeyframe == true, "\(name) must start with a keyframe")
+            #expect(try ProbedVideo.decodeErrors(segment) == "", "\(name)")
+            #expect(probe.decodedFrames == probe.videoPackets.count, "\(name)")
+            // After the reload, segments of about a second (one keyframe interval more at most).
+            if number > 0 && number < segments.count - 1 {
+                #expect((0.95...2.05).contains(probe.videoSeconds), "\(name): \(probe.videoSeconds) s")
+            }
+            frames += probe.decodedFrames
         }
-        for segment in segments { #expect(try ProbedVideo.decodeErrors(segment) == "", "\(segment.lastPathComponent)") }
+        let reference = try ProbedVideo.probe(whole).decodedFrames
+        #expect(frames <= reference, "segments hold \(frames) frames, more than the raw stream's \(reference): one doubled")
+        #expect(reference - frames <= 30, "the reload lost \(reference - frames) frames (at most one GOP, 30)")
     }
 }
