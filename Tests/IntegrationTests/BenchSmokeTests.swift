@@ -34,6 +34,10 @@ struct BenchSmokeTests {
             #"ratio camcast/x264: +cpu \#(number) +wall \#(number) +rss \#(number)"#,
             #"ratio camcast/ffmpeg: +cpu \#(number) +wall \#(number) +rss \#(number)"#,
             #"latency camcast \(capture→socket, ms\): p50 \#(number) +p90 \#(number) +p99 \#(number) +max \#(number)"#,
+            // The recording (issue 28) and the scraped endpoint (issue 24), each paired with a plain run.
+            #"ratio record/rtmp: cpu \#(number) +paired_cpu \#(number)"#,
+            #"paired_cpu scraped/unscraped \#(number), difference -?\#(number) % of one core"#,
+            #"http threads in the scraped run: \#(number)s = \#(number) % of one core"#,
         ] {
             let matches = try NSRegularExpression(pattern: pattern).numberOfMatches(
                 in: result.stdout, range: NSRange(result.stdout.startIndex..., in: result.stdout))
