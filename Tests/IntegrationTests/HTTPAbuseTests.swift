@@ -104,6 +104,10 @@ struct HTTPAbuseTests {
         let http = OperatorHTTP(port: port)
         let before = try http.wait("/metrics", timeout: 10) { $0.status == 200 }
         let rssBefore = try #require(OperatorHTTP.value(of: "process_resident_memory_bytes", in: before.body))
+        // camcast_build_info names the version `camcast --version` prints (both are CamcastVersion).
+        let version = try ProcessRunner.run(Project.camcastBinary.path, ["--version"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "camcast ", with: "")
+        #expect(!version.isEmpty && OperatorHTTP.value(of: #"camcast_build_info{version="\#(version)"}"#, in: before.body) == 1, "\(version)")
 
         let run = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", Self.attack(port: port, seconds: 8)], timeout: 120)
         try #require(run.status == 0, "\(run.stderr)")
