@@ -311,7 +311,8 @@ public struct Pipeline: Service {
                     settings: recording,
                     stream: RecordedStream(
                         width: settings.encoder.size.width, height: settings.encoder.size.height,
-                        audioSampleRate: settings.audio?.format.sampleRate, audioChannels: settings.audio?.format.channels),
+                        audioSampleRate: settings.audio?.format.sampleRate, audioChannels: settings.audio?.format.channels,
+                        container: recording.container),
                     logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
                     isDown: { stages.currentOutputs.contains { ($0 as? RTMPOutput)?.isInterrupted ?? false } }, meter: meter)
             }

@@ -63,6 +63,45 @@ struct RecordingTests {
         #expect(frames == reference, "segments hold \(frames) frames, the raw stream \(reference)")
     }
 
+    /// `container: ts`: the same segments as MPEG-TS through libavformat's mpegts muxer, named
+    /// `.ts` by default; ffprobe reads the format, and the parameter sets before each segment's
+    /// first keyframe (the muxer repeats them), the AAC track (in ADTS) and every frame of the run.
+    @Test func mpegTSSegmentsAreWholeAndContinuous() throws {
+        let dir = try Project.scratchDirectory("record-ts")
+        let whole = dir.appendingPathComponent("whole.h264")
+        let config = try Self.config(dir, "    segment_seconds: 2\n    container: ts", extra: "  - path: \(whole.path)")
+        let result = try ProcessRunner.run(
+            Project.camcastBinary.path,
+            ["run", "--config", config.path, "--source", "testpattern", "--size", "320x240", "--fps", "30",
+             "--keyint-seconds", "1", "--bitrate", "500", "--duration", "7"],
+            timeout: 90)
+        #expect(result.status == 0, "\(result.stderr)")
+        let segments = RecordingProbe.segments(in: dir.appendingPathComponent("rec"), suffix: ".ts")
+        #expect(segments.count >= 3, "\(segments.map(\.lastPathComponent))")
+        #expect(RecordingProbe.segments(in: dir.appendingPathComponent("rec")).isEmpty, "an .mp4 among the .ts segments")
+        var frames = 0
+        for (number, segment) in segments.enumerated() {
+            let name = segment.lastPathComponent
+            let format = String(decoding: try FFmpegTools.run(
+                "ffprobe", ["-v", "error", "-show_entries", "format=format_name", "-of", "csv=p=0", segment.path]), as: UTF8.self)
+            #expect(format.trimmingCharacters(in: .whitespacesAndNewlines) == "mpegts", "\(name): \(format)")
+            let probe = try RecordingProbe.probe(segment)
+            #expect(probe.videoCodec == "h264" && probe.audioCodec == "aac", "\(name): \(probe.videoCodec) \(probe.audioCodec ?? "no audio")")
+            #expect(probe.videoPackets.first?.isKeyframe == true, "\(name) must start with a keyframe")
+            if number < segments.count - 1 {
+                let dts = probe.videoPackets.map(\.dtsSeconds)
+                let longestGap = zip(dts, dts.dropFirst()).map { $1 - $0 }.max() ?? 0
+                #expect(probe.videoSeconds + longestGap >= 1.95 && probe.videoSeconds <= 3.05, "\(name): \(probe.videoSeconds) s")
+            }
+            #expect(try ProbedVideo.decodeErrors(segment) == "", "\(name)")
+            #expect(probe.decodedFrames == probe.videoPackets.count, "\(name)")
+            frames += probe.decodedFrames
+        }
+        let reference = try ProbedVideo.probe(whole).decodedFrames
+        #expect(reference > 90, "\(reference) frames in 7 s")
+        #expect(frames == reference, "segments hold \(frames) frames, the raw stream \(reference)")
+    }
+
     @Test func killNineMidSegmentLeavesAFileThatPlaysToItsLastFragment() throws {
         let dir = try Project.scratchDirectory("record-kill")
         let config = try Self.config(dir, "    segment_seconds: 60")
