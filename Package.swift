@@ -95,7 +95,7 @@ let package = Package(
         // each synced), its retention and its pause on a full disk.
         .target(
             name: "Recording",
-            dependencies: ["Media", "Outputs", "CAVFormat", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["Media", "Outputs", "Telemetry", "CAVFormat", .product(name: "Logging", package: "swift-log")]),
         // Configuration file model and validation over libyaml's events (CYAML): YAMLEventScan bounds a
         // file's work, YAMLComposer builds the node tree with each value's line and column. No
         // Foundation: a YAML library built on it would bring ICU's 30 MB into the static binary.

@@ -1,6 +1,7 @@
 #ifndef CAMCAST_CAVFORMAT_SHIM_H
 #define CAMCAST_CAVFORMAT_SHIM_H
-// libavformat's mov muxer writing fragmented MP4, for Recording's SegmentFile (and nothing else).
+// libavformat's mov muxer writing fragmented MP4 (or its mpegts muxer writing MPEG-TS), for
+// Recording's SegmentFile (and nothing else).
 // The muxer writes through an AVIOContext over the caller's file descriptor, so the caller knows
 // how many bytes reached the file and can fdatasync at each fragment boundary.
 #include <errno.h>
@@ -21,6 +22,8 @@ typedef struct cavformat_mp4 {
     // Bytes write(2) accepted, and the errno of the first failed write (0: none).
     int64_t bytes;
     int write_errno;
+    // MPEG-TS rather than MP4: no fragments; a flush also pushes out the PES the muxer holds.
+    int mpegts;
 } cavformat_mp4;
 
 // The AVIO write callback: every byte or an error (a full disk must not look like a short file).
@@ -67,17 +70,20 @@ static inline int cavformat_set_extradata(AVCodecParameters *par, const uint8_t 
     return 0;
 }
 
-// Opens a fragmented MP4 on `fd` (a fragment at every video keyframe, the moov first and empty)
+// Opens a fragmented MP4 on `fd` (a fragment at every video keyframe, the moov first and empty),
+// or with `mpegts` an MPEG-TS (the muxer repeats the parameter sets before each keyframe and wraps
+// the AAC in ADTS from `audio_config` itself)
 // with stream 0 the video (H.264, or H.265 tagged hvc1 when `hevc`), its parameter sets as Annex-B
 // in `video_config`, and stream 1 AAC when `audio_config` is not NULL. Writes the header.
 // Time base: milliseconds for the video, samples for the audio. Returns 0 or a negative AVERROR; *out on success.
 static inline int cavformat_mp4_open(
-    cavformat_mp4 **out, int fd, int hevc, int width, int height, const uint8_t *video_config, int video_config_size,
+    cavformat_mp4 **out, int fd, int mpegts, int hevc, int width, int height, const uint8_t *video_config, int video_config_size,
     int sample_rate, int channels, const uint8_t *audio_config, int audio_config_size) {
     cavformat_mp4 *mp4 = calloc(1, sizeof(cavformat_mp4));
     if (!mp4) return AVERROR(ENOMEM);
     mp4->fd = fd;
-    int err = avformat_alloc_output_context2(&mp4->format, 0, "mp4", 0);
+    mp4->mpegts = mpegts;
+    int err = avformat_alloc_output_context2(&mp4->format, 0, mpegts ? "mpegts" : "mp4", 0);
     if (err < 0) { free(mp4); return err; }
     const int buffer_size = 64 * 1024;
     unsigned char *buffer = av_malloc(buffer_size);
@@ -91,7 +97,7 @@ static inline int cavformat_mp4_open(
     video->time_base = (AVRational){1, 1000};
     video->codecpar->codec_type = AVMEDIA_TYPE_VIDEO;
     video->codecpar->codec_id = hevc ? AV_CODEC_ID_HEVC : AV_CODEC_ID_H264;
-    if (hevc) video->codecpar->codec_tag = MKTAG('h', 'v', 'c', '1');
+    if (hevc && !mpegts) video->codecpar->codec_tag = MKTAG('h', 'v', 'c', '1');
     video->codecpar->width = width;
     video->codecpar->height = height;
     if ((err = cavformat_set_extradata(video->codecpar, video_config, video_config_size)) < 0) { cavformat_mp4_free(mp4); return err; }
@@ -109,7 +115,7 @@ static inline int cavformat_mp4_open(
     }
 
     AVDictionary *options = 0;
-    av_dict_set(&options, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0);
+    if (!mpegts) av_dict_set(&options, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0);
     err = avformat_write_header(mp4->format, &options);
     av_dict_free(&options);
     if (err < 0) { cavformat_mp4_free(mp4); return err; }
@@ -138,17 +144,30 @@ static inline int cavformat_mp4_write(
     return err;
 }
 
-// Pushes what the I/O buffer holds to the descriptor. Returns 0 or a negative AVERROR.
-static inline int cavformat_mp4_flush(cavformat_mp4 *mp4) {
+// Pushes what the I/O buffer holds to the descriptor (not the muxer). Returns 0 or a negative AVERROR.
+static inline int cavformat_io_flush(cavformat_mp4 *mp4) {
     avio_flush(mp4->format->pb);
     if (mp4->write_errno) return AVERROR(mp4->write_errno);
     return mp4->format->pb->error < 0 ? mp4->format->pb->error : 0;
 }
 
-// Writes the last fragment and the trailer, then flushes. Returns 0 or a negative AVERROR.
+// Pushes what the muxer holds (MPEG-TS: the PES it is filling) and the I/O buffer to the
+// descriptor. Returns 0 or a negative AVERROR.
+static inline int cavformat_mp4_flush(cavformat_mp4 *mp4) {
+    if (mp4->mpegts) {
+        int err = av_write_frame(mp4->format, 0);
+        if (err < 0) return err;
+    }
+    return cavformat_io_flush(mp4);
+}
+
+// Writes the last fragment and the trailer, then flushes (the muxer is done: only its I/O).
+// Returns 0 or a negative AVERROR.
 static inline int cavformat_mp4_finish(cavformat_mp4 *mp4) {
     int err = av_write_trailer(mp4->format);
-    int flushed = cavformat_mp4_flush(mp4);
+    // The trailer freed the muxer's streams: a later flush must not ask it for anything.
+    mp4->mpegts = 0;
+    int flushed = cavformat_io_flush(mp4);
     return err < 0 ? err : flushed;
 }
 

@@ -27,6 +27,7 @@ public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
             var settings = RecordingSettings(
                 directory: record.directory, segmentSeconds: record.segmentSeconds, namePattern: record.name,
                 maxAgeSeconds: record.maxAgeSeconds.map(Int64.init), maxBytes: record.maxBytes, minFreeBytes: record.minFreeBytes)
+            settings.container = record.container == .ts ? .ts : .mp4
             settings.outage = record.outage.map {
                 OutagePolicy(preSeconds: $0.preSeconds, preBytes: $0.preBytes, postSeconds: $0.postSeconds)
             }

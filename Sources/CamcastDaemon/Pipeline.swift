@@ -322,12 +322,13 @@ public struct Pipeline: Service {
                     settings: recording,
                     stream: RecordedStream(
                         width: settings.encoder.size.width, height: settings.encoder.size.height,
-                        audioSampleRate: settings.audio?.format.sampleRate, audioChannels: settings.audio?.format.channels),
+                        audioSampleRate: settings.audio?.format.sampleRate, audioChannels: settings.audio?.format.channels,
+                        container: recording.container),
                     logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
-                    isDown: { stages.currentOutputs.contains { ($0 as? RTMPOutput)?.isInterrupted ?? false } })
+                    isDown: { stages.currentOutputs.contains { ($0 as? RTMPOutput)?.isInterrupted ?? false } }, meter: meter)
             }
             identity.set(output)
-            meter.setProbe { [weak output] in output?.statistics.probe ?? OutputProbe() }
+            meter.setProbe { [weak output] in output.map(PipelineControl.probe) ?? OutputProbe() }
             return output
         }
     }

@@ -1,3 +1,5 @@
+import Outputs
+import Recording
 import Telemetry
 
 extension PipelineControl {
@@ -36,5 +38,12 @@ extension PipelineControl {
             facts.configFile = configFile
             facts.audio = settings.audio.map(\.description)
         }
+    }
+
+    /// What `output` counts for itself, at report time: its queue's figures, and a recording's own.
+    static func probe(_ output: any StreamOutput) -> OutputProbe {
+        var probe = output.statistics.probe
+        if let recording = output as? RecordingOutput { probe.recording = recording.reading }
+        return probe
     }
 }

@@ -1,9 +1,9 @@
 /// `outputs: - record: DIR` and the keys beside it: `segment_seconds`, `segment_name`, `max_age_seconds`,
-/// `max_bytes`, `min_free_bytes` (sizes as bytes or with a unit: `500M`, `2GiB`).
+/// `max_bytes`, `min_free_bytes` (sizes as bytes or with a unit: `500M`, `2GiB`), `container` (mp4, ts).
 extension ConfigDecoder {
     static let recordKeys = [
         "record", "segment_seconds", "segment_name", "max_age_seconds", "max_bytes", "min_free_bytes", "mode", "pre_seconds", "pre_bytes",
-        "post_seconds",
+        "post_seconds", "container",
     ]
     static let outageKeys: Set<String> = ["pre_seconds", "pre_bytes", "post_seconds"]
     static let segmentSecondsRange: ClosedRange<Double> = 1...86_400
@@ -20,6 +20,7 @@ extension ConfigDecoder {
         var outage: CamcastConfig.RecordConfig.Outage?
         var outageKeyGiven: (key: String, at: SourceLocation)?
         var pending = CamcastConfig.RecordConfig.Outage()
+        var nameGiven = false
         for (key, entry) in spec.recordOptions {
             let keyPath = "\(itemPath).\(key)"
             guard let text = entry.text else {
@@ -39,7 +40,15 @@ extension ConfigDecoder {
                     valid = false
                 } else {
                     config.name = text
+                    nameGiven = true
                 }
+            case "container":
+                guard let container = CamcastConfig.RecordConfig.Container(rawValue: text.lowercased()) else {
+                    report(keyPath, at: entry.at, "\(ValueText.quoted(text)) is not a container (allowed: mp4, ts)")
+                    valid = false
+                    continue
+                }
+                config.container = container
             case "mode":
                 switch text {
                 case "continuous": outage = nil
@@ -77,6 +86,7 @@ extension ConfigDecoder {
                 if key == "max_bytes" { config.maxBytes = bytes } else { config.minFreeBytes = bytes }
             }
         }
+        if config.container == .ts && !nameGiven { config.name = CamcastConfig.RecordConfig.defaultTSName }
         if outage != nil {
             config.outage = pending
         } else if let given = outageKeyGiven {

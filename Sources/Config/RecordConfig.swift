@@ -3,6 +3,13 @@ extension CamcastConfig {
     public struct RecordConfig: Sendable, Hashable, CustomStringConvertible {
         public static let defaultSegmentSeconds = 600.0
         public static let defaultName = "%Y-%m-%d/%H-%M-%S%z.mp4"
+        /// The default name of `container: ts` segments.
+        public static let defaultTSName = "%Y-%m-%d/%H-%M-%S%z.ts"
+
+        /// `container:` — `mp4` (fragmented, the default) or `ts` (MPEG-TS).
+        public enum Container: String, Sendable, Hashable, CaseIterable {
+            case mp4, ts
+        }
 
         public var directory: String
         public var segmentSeconds: Double
@@ -13,6 +20,7 @@ extension CamcastConfig {
         public var minFreeBytes: Int64?
         /// `mode: outage` with its keys; nil is `mode: continuous` (the default).
         public var outage: Outage?
+        public var container = Container.mp4
 
         /// `pre_seconds` [30], `pre_bytes` [64M], `post_seconds` [10].
         public struct Outage: Sendable, Hashable {

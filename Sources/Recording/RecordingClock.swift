@@ -6,7 +6,8 @@ import Glibc
 /// through a suspend and never jumps) ages the segments of this boot, so an NTP step after boot
 /// neither makes a fresh file look old nor an old one young.
 struct RecordingClock: Sendable {
-    var wallSeconds: @Sendable () -> Int = { Int(time(nil)) }
+    /// The wall clock; in debug builds, moved by a test's `DebugWallClockOffset`.
+    var wallSeconds: @Sendable () -> Int = { Int(time(nil)) + DebugWallClockOffset.seconds() }
     var bootMilliseconds: @Sendable () -> Int64 = {
         var now = timespec()
         clock_gettime(CLOCK_BOOTTIME, &now)

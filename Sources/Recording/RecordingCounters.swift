@@ -1,6 +1,8 @@
 import Synchronization
+import Telemetry
 
-/// What a recorder has done, readable from any thread (the status line, the stop summary).
+/// What a recorder has done, readable from any thread (the status line, the stop summary, /status
+/// and /metrics at scrape time). Written by the output thread alone.
 final class RecordingCounters: Sendable {
     let bytesWritten = Atomic<Int>(0)
     let videoFrames = Atomic<Int>(0)
@@ -10,4 +12,39 @@ final class RecordingCounters: Sendable {
     let segmentsStarted = Atomic<Int>(0)
     let filesDeleted = Atomic<Int>(0)
     let paused = Atomic<Bool>(false)
+    /// The index's total after its last change (the finished segments on the disk).
+    let indexedBytes = Atomic<Int>(0)
+    /// The segment in progress: its name, the wall-clock second it is named by, and its bytes so far.
+    let current = Mutex<(name: String, startWall: Int, bytes: Int)?>(nil)
+    let pauseReason = Mutex<String?>(nil)
+    /// The output's meter: a pause and a resume change its phase (so /healthz says why).
+    let meter: OutputMeter?
+
+    init(meter: OutputMeter? = nil) {
+        self.meter = meter
+    }
+
+    func pausing(_ reason: String) {
+        paused.store(true, ordering: .relaxed)
+        pauseReason.withLock { $0 = reason }
+        current.withLock { $0 = nil }
+        meter?.enter(.paused, error: "recording paused: \(reason)")
+    }
+
+    func resumed() {
+        paused.store(false, ordering: .relaxed)
+        pauseReason.withLock { $0 = nil }
+        meter?.enter(.writing)
+    }
+
+    /// The figures as of now; `freeBytes` is looked up by the caller (statvfs on the folder).
+    func reading(directory: String, freeBytes: Int?) -> RecordingReading {
+        let current = current.withLock { $0 }
+        return RecordingReading(
+            directory: directory, bytesWritten: bytesWritten.load(ordering: .relaxed),
+            segmentsStarted: segmentsStarted.load(ordering: .relaxed), filesDeleted: filesDeleted.load(ordering: .relaxed),
+            keptBytes: indexedBytes.load(ordering: .relaxed) + (current?.bytes ?? 0), freeBytes: freeBytes,
+            paused: paused.load(ordering: .relaxed), pauseReason: pauseReason.withLock { $0 }, currentSegment: current?.name,
+            currentSegmentStartUnixSeconds: current.map { Double($0.startWall) })
+    }
 }

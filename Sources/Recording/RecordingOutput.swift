@@ -2,6 +2,7 @@ import Logging
 import Media
 import Outputs
 import Synchronization
+import Telemetry
 
 #if canImport(Glibc)
 import Glibc
@@ -18,19 +19,22 @@ package final class RecordingOutput: StreamOutput {
     private let settings: RecordingSettings
     private let logger: Logger
     private let worker: OutputWorker
-    private let counters = RecordingCounters()
+    private let counters: RecordingCounters
     /// Made in `open`, then used by the worker thread alone (and by `finish` after it ended).
     private nonisolated(unsafe) var recorder: SegmentRecorder?
     private nonisolated(unsafe) var outage: OutageRecorder?
     private let stream: RecordedStream
     private let isDown: @Sendable () -> Bool
+    private let requestKeyframe: @Sendable () -> Void
 
     /// `isDown`: whether an RTMP output that streamed does not now (for `mode: outage`).
     package init(
         settings: RecordingSettings, stream: RecordedStream, logger: Logger, requestKeyframe: @escaping @Sendable () -> Void = {},
-        isDown: @escaping @Sendable () -> Bool = { false }
+        isDown: @escaping @Sendable () -> Bool = { false }, meter: OutputMeter? = nil
     ) {
         self.isDown = isDown
+        self.requestKeyframe = requestKeyframe
+        counters = RecordingCounters(meter: meter)
         self.settings = settings
         self.stream = stream
         self.logger = logger
@@ -59,6 +63,10 @@ package final class RecordingOutput: StreamOutput {
             self.outage = nil
             throw OutputFailure(output: name, reason: error.description)
         }
+        counters.meter?.enter(.writing)
+        // Opened by a reload mid-stream: the first segment starts at the next picture rather
+        // than up to a keyframe interval later (at the start of a run the first picture is one anyway).
+        requestKeyframe()
         logger.info(
             "recording MP4 segments",
             metadata: [
@@ -81,6 +89,7 @@ package final class RecordingOutput: StreamOutput {
         if let outage { outage.finish() } else { recorder?.finish() }
         recorder = nil
         outage = nil
+        counters.meter?.enter(.stopped)
         logger.info(
             "recording stopped",
             metadata: [
@@ -94,6 +103,12 @@ package final class RecordingOutput: StreamOutput {
         OutputStatistics(
             queuedPackets: worker.queuedPackets, droppedFrames: worker.droppedFrames,
             sentFrames: counters.framesHandled.load(ordering: .relaxed))
+    }
+
+    /// Its own figures for /status and /metrics, read at scrape time: atomics, one small lock, and
+    /// a statvfs(2) of the folder.
+    package var reading: RecordingReading {
+        counters.reading(directory: settings.directory, freeBytes: RetentionPolicy.freeBytes(in: settings.directory).map { Int($0) })
     }
 
     /// `mkdir -p`: the StateDirectory exists already; a path given on the command line may not.

@@ -19,6 +19,7 @@ public struct RecordingSettings: Sendable, Hashable, CustomStringConvertible {
     public var minFreeBytes: Int64?
     /// `mode: outage`: record only around the times an RTMP output is down; nil records always.
     public var outage: OutagePolicy?
+    public var container = RecordingContainer.mp4
 
     public init(
         directory: String, segmentSeconds: Double = Self.defaultSegmentSeconds, namePattern: String = Self.defaultNamePattern,
@@ -54,6 +55,14 @@ public struct OutagePolicy: Sendable, Hashable {
     }
 }
 
+/// The file format of a recording's segments (`container:`).
+public enum RecordingContainer: String, Sendable, Hashable {
+    /// Fragmented MP4 (the default): a fragment per keyframe, synced before the next.
+    case mp4
+    /// MPEG-TS, through libavformat's mpegts muxer: synced at every keyframe too.
+    case ts
+}
+
 /// What the recorder needs to know of the stream before its first packet: the picture size for
 /// the MP4 track header, and the sound's format if there is an AAC track.
 public struct RecordedStream: Sendable, Hashable {
@@ -61,8 +70,10 @@ public struct RecordedStream: Sendable, Hashable {
     public var height: Int
     public var audioSampleRate: Int?
     public var audioChannels: Int?
+    public var container: RecordingContainer
 
-    public init(width: Int, height: Int, audioSampleRate: Int? = nil, audioChannels: Int? = nil) {
+    public init(width: Int, height: Int, audioSampleRate: Int? = nil, audioChannels: Int? = nil, container: RecordingContainer = .mp4) {
+        self.container = container
         self.width = width
         self.height = height
         self.audioSampleRate = audioSampleRate

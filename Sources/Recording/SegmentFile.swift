@@ -54,7 +54,7 @@ final class SegmentFile {
         let result = video.withUnsafeBufferPointer { videoBytes in
             (audio?.config ?? []).withUnsafeBufferPointer { audioBytes in
                 cavformat_mp4_open(
-                    &created, opened, keyframe.codec == .h265 ? 1 : 0, Int32(stream.width), Int32(stream.height),
+                    &created, opened, stream.container == .ts ? 1 : 0, keyframe.codec == .h265 ? 1 : 0, Int32(stream.width), Int32(stream.height),
                     videoBytes.baseAddress, Int32(videoBytes.count), Int32(audio?.rate ?? 0), Int32(audio?.channels ?? 0),
                     audio == nil ? nil : audioBytes.baseAddress, Int32(audioBytes.count))
             }

@@ -48,6 +48,7 @@ final class SegmentRecorder: @unchecked Sendable {
         self.counters = counters
         index = RecordingIndex(directory: settings.directory)
         index.load()
+        counters.indexedBytes.store(Int(index.totalBytes), ordering: .relaxed)
         audioConfiguration = stream.audioSampleRate.flatMap { rate in
             AudioSpecificConfig.lowComplexity(sampleRate: rate, channels: stream.audioChannels ?? 2)
         }
@@ -99,7 +100,7 @@ final class SegmentRecorder: @unchecked Sendable {
             start(at: keyframe)
             if case .recording = phase {
                 logger.notice("recording resumes", metadata: ["directory": "\(settings.directory)", "was": "\(reason)"])
-                counters.paused.store(false, ordering: .relaxed)
+                counters.resumed()
             }
         }
     }
@@ -113,6 +114,7 @@ final class SegmentRecorder: @unchecked Sendable {
             try makeParentDirectories(of: name)
             let file = try SegmentFile(path: path, keyframe: keyframe, stream: stream, audioConfiguration: audioConfiguration)
             phase = .recording(file, startWall: wall)
+            counters.current.withLock { $0 = (name, wall, Int(file.bytes)) }
             counters.segmentsStarted.add(1, ordering: .relaxed)
             counters.videoFrames.add(1, ordering: .relaxed)
             counters.bytesWritten.add(Int(file.bytes), ordering: .relaxed)
@@ -127,6 +129,7 @@ final class SegmentRecorder: @unchecked Sendable {
         do {
             try file.write(packet)
             counters.bytesWritten.add(Int(file.bytes - before), ordering: .relaxed)
+            counters.current.withLock { $0?.bytes = Int(file.bytes) }
             if packet.mediaKind == .video { counters.videoFrames.add(1, ordering: .relaxed) }
         } catch {
             if case .recording(_, let startWall) = phase {
@@ -148,6 +151,7 @@ final class SegmentRecorder: @unchecked Sendable {
         }
         remember(file, startWall: startWall)
         phase = .waitingForKeyframe
+        counters.current.withLock { $0 = nil }
         return failure
     }
 
@@ -169,7 +173,7 @@ final class SegmentRecorder: @unchecked Sendable {
             return
         }
         phase = .paused(reason: error.reason)
-        counters.paused.store(true, ordering: .relaxed)
+        counters.pausing("\(error)")
         logger.error(
             "recording paused; it resumes by itself when the disk has room again (the other outputs go on)",
             metadata: ["directory": "\(settings.directory)", "error": "\(error)"])
@@ -188,6 +192,7 @@ final class SegmentRecorder: @unchecked Sendable {
     }
 
     private func saveIndex() {
+        counters.indexedBytes.store(Int(index.totalBytes), ordering: .relaxed)
         do {
             try index.save()
         } catch {

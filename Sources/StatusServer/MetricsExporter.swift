@@ -81,6 +81,7 @@ enum MetricsExporter {
         counter(
             "camcast_output_dropped_frames_total", "Frames the output dropped, by reason.", labels + [("reason", "disconnected")],
             output.droppedDisconnected)
+        if let recording = output.recording { export(recording, labels: labels, gauge: gauge, counter: counter) }
         guard output.kind == "rtmp" else { return }
         counter("camcast_output_connect_attempts_total", "Connection attempts started.", labels, output.connectAttempts)
         for reason in failureReasons {
@@ -92,6 +93,24 @@ enum MetricsExporter {
         gauge(
             "camcast_output_last_publish_time_seconds", "Unix time of the last successful publish; 0 before the first.", labels,
             output.lastPublishUnixSeconds)
+    }
+
+    /// A recording's own figures (its bytes written are `camcast_output_sent_bytes_total`). The
+    /// segment in progress is a start time, not a label: names would make a series per segment.
+    private static func export(
+        _ recording: RecordingReading, labels: [(String, String)], gauge: (String, String, [(String, String)], Double) -> Void,
+        counter: (String, String, [(String, String)], Int) -> Void
+    ) {
+        counter("camcast_recording_segments_total", "Segments the recording began.", labels, recording.segmentsStarted)
+        counter("camcast_recording_deleted_files_total", "Segments retention deleted.", labels, recording.filesDeleted)
+        gauge("camcast_recording_kept_bytes", "All of the recording's segments on the disk, the one in progress included.", labels, Double(recording.keptBytes))
+        if let free = recording.freeBytes {
+            gauge("camcast_recording_free_bytes", "Free space on the recording's file system.", labels, Double(free))
+        }
+        gauge("camcast_recording_paused", "1 while the recording waits for disk space.", labels, recording.paused ? 1 : 0)
+        gauge(
+            "camcast_recording_segment_start_time_seconds", "Unix time the segment in progress is named by; 0 when none is open.", labels,
+            recording.currentSegmentStartUnixSeconds ?? 0)
     }
 
     private static func exportProcess(_ process: ProcessFacts, registry: PrometheusCollectorRegistry) {

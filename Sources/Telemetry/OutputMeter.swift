@@ -91,10 +91,11 @@ public final class OutputMeter: Sendable {
             secondsDown: phase.isUp ? 0 : Self.seconds(since: life.downSince), lastError: life.lastError,
             attemptsSinceUp: life.attemptsSinceUp, connectAttempts: connectAttempts.load(ordering: .relaxed),
             failuresByReason: life.failures, reconnects: queue.reconnects,
-            sentBytes: sentBytes.load(ordering: .relaxed), sentFrames: queue.sentFrames,
+            // A recording counts what reached its files itself (a segment's header and index too).
+            sentBytes: queue.recording?.bytesWritten ?? sentBytes.load(ordering: .relaxed), sentFrames: queue.sentFrames,
             droppedCongestion: queue.droppedCongestion, droppedDisconnected: queue.droppedDisconnected,
             queueSeconds: Double(queue.queuedMilliseconds) / 1000, queuedPackets: queue.queuedPackets,
-            lastPublishUnixSeconds: Double(lastPublishUnixMilliseconds.load(ordering: .relaxed)) / 1000)
+            lastPublishUnixSeconds: Double(lastPublishUnixMilliseconds.load(ordering: .relaxed)) / 1000, recording: queue.recording)
     }
 
     static func seconds(since instant: ContinuousClock.Instant) -> Double {

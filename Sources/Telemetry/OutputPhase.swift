@@ -15,6 +15,8 @@ public enum OutputPhase: String, Sendable, CaseIterable, Codable {
     case writing
     /// A file output did all it was asked to (`max_frames`).
     case complete
+    /// A recording waits for disk space (it resumes by itself); not up, so /healthz says why.
+    case paused
     /// Ended for good after a failure its policy does not retry.
     case failed
     /// Ended by a stop.

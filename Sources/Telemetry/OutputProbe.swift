@@ -12,11 +12,14 @@ public struct OutputProbe: Sendable, Equatable {
     public var sentFrames = 0
     /// A file output with `max_frames` that has them.
     public var isComplete = false
+    /// A segmented recording's own figures; nil for every other output.
+    public var recording: RecordingReading?
 
     public init(
         queuedPackets: Int = 0, queuedMilliseconds: Int = 0, droppedCongestion: Int = 0, droppedDisconnected: Int = 0,
-        reconnects: Int = 0, sentFrames: Int = 0, isComplete: Bool = false
+        reconnects: Int = 0, sentFrames: Int = 0, isComplete: Bool = false, recording: RecordingReading? = nil
     ) {
+        self.recording = recording
         self.queuedPackets = queuedPackets
         self.queuedMilliseconds = queuedMilliseconds
         self.droppedCongestion = droppedCongestion

@@ -21,6 +21,8 @@ public struct OutputReading: Sendable, Equatable, Codable {
     public var queueSeconds: Double
     public var queuedPackets: Int
     public var lastPublishUnixSeconds: Double
+    /// A segmented recording's figures (where it writes, what it kept and deleted); nil otherwise.
+    public var recording: RecordingReading? = nil
 
     /// `rtmp-1 down 14 s, 6 attempts: connection refused` — nil while the output is up.
     public var trouble: String? {

@@ -26,6 +26,21 @@ import Testing
         #expect(CamcastConfig.RecordConfig.defaultName == "%Y-%m-%d/%H-%M-%S%z.mp4")
     }
 
+    @Test func containerTSNamesSegmentsDotTSUnlessANameIsGiven() throws {
+        func record(_ keys: String) throws -> CamcastConfig.RecordConfig? {
+            let config = try CamcastConfig.parse(yaml: "outputs:\n  - record: rec\n\(keys)", fileName: "camcast.yaml")
+            guard case .record(let record) = config.outputs.first else { return nil }
+            return record
+        }
+        let ts = try #require(try record("    container: ts\n"))
+        #expect(ts.container == .ts && ts.name == "%Y-%m-%d/%H-%M-%S%z.ts")
+        let named = try #require(try record("    segment_name: \"%H%M%S.ts\"\n    container: TS\n"))
+        #expect(named.container == .ts && named.name == "%H%M%S.ts")
+        #expect(try record("    container: mp4\n") == CamcastConfig.RecordConfig(directory: "rec"))
+        let error = try #require(throws: ConfigError.self) { _ = try record("    container: mkv\n") }
+        #expect(error.problems.contains { $0.keyPath == "outputs[0].container" && $0.message.contains("mp4, ts") }, "\(error)")
+    }
+
     @Test(arguments: [
         ("    segment_seconds: 0", "outputs[0].segment_seconds"),
         ("    max_bytes: lots", "outputs[0].max_bytes"),

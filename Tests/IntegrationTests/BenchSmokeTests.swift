@@ -36,6 +36,10 @@ struct BenchSmokeTests {
             #"latency camcast \(capture→socket, ms\): p50 \#(number) +p90 \#(number) +p99 \#(number) +max \#(number)"#,
             // scripts/bench-startup: start→READY=1 over the notify socket, and the settled RSS.
             #"camcast: start→READY=1 \#(number) ms +RSS after 5 s \#(number) MB"#,
+            // The recording (issue 28) and the scraped endpoint (issue 24), each paired with a plain run.
+            #"ratio record/rtmp: cpu \#(number) +paired_cpu \#(number)"#,
+            #"paired_cpu scraped/unscraped \#(number), difference -?\#(number) % of one core"#,
+            #"http threads in the scraped run: \#(number)s = \#(number) % of one core"#,
         ] {
             let matches = try NSRegularExpression(pattern: pattern).numberOfMatches(
                 in: result.stdout, range: NSRange(result.stdout.startIndex..., in: result.stdout))

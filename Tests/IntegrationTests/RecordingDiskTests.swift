@@ -32,6 +32,11 @@ struct RecordingDiskTests {
         return Int(info.f_bavail) * Int(info.f_frsize)
     }
 
+    /// One series of the recording output (`record-1`) in a /metrics text.
+    static func series(_ name: String, state: String? = nil) -> String {
+        #"\#(name){output="record-1",kind="record""# + (state.map { #",state="\#($0)""# } ?? "") + "}"
+    }
+
     static func config(_ dir: URL, _ body: String) throws -> URL {
         let file = dir.deletingLastPathComponent().appendingPathComponent("camcast.yaml")
         try body.write(to: file, atomically: true, encoding: .utf8)
@@ -64,6 +69,7 @@ struct RecordingDiskTests {
     }
 
     @Test func aFullDiskPausesTheRecordingAndItResumesWithoutTouchingRTMP() throws {
+        for tool in ["curl", "promtool"] { try OperatorViewTests.requireTool(tool) }
         let fs = try Self.mountTmpfs("record-full", megabytes: 8)
         defer { Self.unmount(fs) }
         let server = try RTMPServer()
@@ -74,11 +80,19 @@ struct RecordingDiskTests {
                 segment_seconds: 2
               - url: \(server.url(app: "rec", name: "diskfull"))
             """)
+        let port = Int(try freeLoopbackPort())
         let camcast = try Daemon.start(
             ["run", "--config", config.path, "--source", "testpattern", "--size", "640x360", "--fps", "30",
-             "--keyint-seconds", "1", "--bitrate", "2000"])
+             "--keyint-seconds", "1", "--bitrate", "2000"],
+            environment: ["CAMCAST_HTTP_LISTEN": "127.0.0.1:\(port)"])
         defer { camcast.signal(SIGKILL) }
         #expect(Daemon.waitForLog(camcast, "recording segment", timeout: 30), "\(camcast.stderrSoFar)")
+        let http = OperatorHTTP(port: port)
+        let writing = try http.wait("/metrics", timeout: 20) { (OperatorHTTP.value(of: Self.series("camcast_output_sent_bytes_total"), in: $0.body) ?? 0) > 0 }
+        #expect(OperatorHTTP.value(of: Self.series("camcast_output_up"), in: writing.body) == 1, "\(writing.body)")
+        #expect(OperatorHTTP.value(of: Self.series("camcast_recording_paused"), in: writing.body) == 0, "\(writing.body)")
+        #expect((OperatorHTTP.value(of: Self.series("camcast_recording_free_bytes"), in: writing.body) ?? 0) > 0, "\(writing.body)")
+        #expect((OperatorHTTP.value(of: Self.series("camcast_recording_segment_start_time_seconds"), in: writing.body) ?? 0) > 1e9)
         // Someone else fills the disk, all but 128 kB.
         let filler = fs.appendingPathComponent("filler")
         let room = Self.freeBytes(fs) - 128 * 1024
@@ -86,9 +100,28 @@ struct RecordingDiskTests {
             "/bin/dd", ["if=/dev/zero", "of=\(filler.path)", "bs=64k", "count=\(max(1, room / 65536))"], timeout: 30)
         #expect(fill.status == 0, "\(fill.stderr)")
         #expect(Daemon.waitForLog(camcast, "recording paused", timeout: 30), "\(camcast.stderrSoFar)")
+        // /healthz, /metrics and /status say so, while the RTMP output streams on.
+        let unhealthy = try http.wait("/healthz", timeout: 10) { $0.status == 503 }
+        #expect(unhealthy.body.contains("record-1 down") && unhealthy.body.contains("No space left on device"), "\(unhealthy.body)")
+        #expect(!unhealthy.body.contains("rtmp-1"), "\(unhealthy.body)")
+        let paused = try http.get("/metrics")
+        #expect(OperatorHTTP.value(of: Self.series("camcast_recording_paused"), in: paused.body) == 1, "\(paused.body)")
+        #expect(OperatorHTTP.value(of: Self.series("camcast_output_state", state: "paused"), in: paused.body) == 1, "\(paused.body)")
+        #expect(OperatorHTTP.value(of: #"camcast_output_up{output="rtmp-1",kind="rtmp"}"#, in: paused.body) == 1, "\(paused.body)")
+        let scrape = fs.deletingLastPathComponent().appendingPathComponent("metrics.txt")
+        try paused.body.write(to: scrape, atomically: true, encoding: .utf8)
+        if Environment.hasExecutable("promtool") {
+            let lint = try ProcessRunner.run("/bin/sh", ["-c", "promtool check metrics < '\(scrape.path)'"])
+            #expect(lint.status == 0, "promtool check metrics: \(lint.stdout) \(lint.stderr)")
+        }
+        let status = try http.get("/status")
+        #expect(status.body.contains(#""paused" : true"#) && status.body.contains(#""pauseReason""#), "\(status.body)")
         let pausedSegments = camcast.stderrSoFar.components(separatedBy: "recording segment").count - 1
         try FileManager.default.removeItem(at: filler)
         #expect(Daemon.waitForLog(camcast, "recording resumes", timeout: 30), "\(camcast.stderrSoFar)")
+        let resumed = try http.wait("/healthz", timeout: 10) { $0.status == 200 }
+        #expect(resumed.status == 200, "\(resumed.body)")
+        #expect(OperatorHTTP.value(of: Self.series("camcast_recording_paused"), in: try http.get("/metrics").body) == 0)
         #expect(Daemon.waitForLog(camcast, "recording segment", occurrences: pausedSegments + 2, timeout: 30))
         camcast.signal(SIGTERM)
         let result = try camcast.wait(timeout: 30)

@@ -25,10 +25,8 @@ struct RecordingProbe {
 
     static func probe(_ file: URL) throws -> RecordingProbe {
         let codecs = { (stream: String) throws -> String? in
-            let text = String(decoding: try FFmpegTools.run(
-                "ffprobe", ["-v", "error", "-select_streams", stream, "-show_entries", "stream=codec_name", "-of", "csv=p=0", file.path]),
-                as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            return text.isEmpty ? nil : text
+            firstLine(try FFmpegTools.run(
+                "ffprobe", ["-v", "error", "-select_streams", stream, "-show_entries", "stream=codec_name", "-of", "csv=p=0", file.path]))
         }
         let packets = String(decoding: try FFmpegTools.run(
             "ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=dts_time,flags", "-of", "csv=p=0", file.path]),
@@ -37,9 +35,9 @@ struct RecordingProbe {
             "ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", file.path]),
             as: UTF8.self)
         let start = { (stream: String) throws -> Double? in
-            Double(String(decoding: try FFmpegTools.run(
-                "ffprobe", ["-v", "error", "-select_streams", stream, "-show_entries", "stream=start_time", "-of", "csv=p=0", file.path]),
-                as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            firstLine(try FFmpegTools.run(
+                "ffprobe", ["-v", "error", "-select_streams", stream, "-show_entries", "stream=start_time", "-of", "csv=p=0", file.path]))
+                .flatMap(Double.init)
         }
         return RecordingProbe(
             videoCodec: try codecs("v:0") ?? "", audioCodec: try codecs("a:0"),
@@ -48,15 +46,20 @@ struct RecordingProbe {
                 guard columns.count >= 2, let dts = Double(columns[0]) else { return nil }
                 return Packet(dtsSeconds: dts, isKeyframe: columns[1].hasPrefix("K"))
             },
-            decodedFrames: Int(frames.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1,
+            decodedFrames: firstLine(Data(frames.utf8)).flatMap { Int($0) } ?? -1,
             videoStart: try start("v:0"), audioStart: try start("a:0"))
+    }
+
+    /// ffprobe's first non-empty line: an MPEG-TS lists each stream again under its program.
+    static func firstLine(_ output: Data) -> String? {
+        String(decoding: output, as: UTF8.self).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
     }
 
     /// The segments a recorder made under `directory`, oldest first: in the order of its index
     /// (`-2` sorts before `.mp4`, so names alone would not do), then any the index does not list
     /// yet (the one in progress), by name.
-    static func segments(in directory: URL) -> [URL] {
-        let names = (FileManager.default.subpaths(atPath: directory.path) ?? []).filter { $0.hasSuffix(".mp4") }
+    static func segments(in directory: URL, suffix: String = ".mp4") -> [URL] {
+        let names = (FileManager.default.subpaths(atPath: directory.path) ?? []).filter { $0.hasSuffix(suffix) }
         let index = ((try? String(contentsOf: directory.appendingPathComponent(".camcast-recordings"), encoding: .utf8)) ?? "")
             .split(separator: "\n").compactMap { $0.split(separator: "\t").first.map(String.init) }
         let listed = index.filter(names.contains)

@@ -21,6 +21,13 @@ struct RecordingTests {
         return file
     }
 
+    /// Pictures the source skipped on a loaded machine (the stop line's `skipped=`), in seconds at
+    /// 30 fps: skipped just before a cut, they shorten a segment without a gap inside it.
+    static func skippedSeconds(_ log: String) -> Double {
+        let stopLine = log.split(separator: "\n").last { $0.contains(" stopped ") } ?? ""
+        return Double(stopLine.split(separator: " ").first { $0.hasPrefix("skipped=") }.flatMap { Int($0.dropFirst(8)) } ?? 0) / 30
+    }
+
     @Test(arguments: ["h264", "h265"])
     func segmentsAreWholeAndContinuous(_ codec: String) throws {
         let dir = try Project.scratchDirectory("record-\(codec)")
@@ -60,6 +67,46 @@ struct RecordingTests {
         // Every picture of the run is in exactly one segment: the same count as the raw file.
         let reference = try ProbedVideo.probe(whole).decodedFrames
         #expect(reference > 120, "\(reference) frames in 9 s")
+        #expect(frames == reference, "segments hold \(frames) frames, the raw stream \(reference)")
+    }
+
+    /// `container: ts`: the same segments as MPEG-TS through libavformat's mpegts muxer, named
+    /// `.ts` by default; ffprobe reads the format, and the parameter sets before each segment's
+    /// first keyframe (the muxer repeats them), the AAC track (in ADTS) and every frame of the run.
+    @Test func mpegTSSegmentsAreWholeAndContinuous() throws {
+        let dir = try Project.scratchDirectory("record-ts")
+        let whole = dir.appendingPathComponent("whole.h264")
+        let config = try Self.config(dir, "    segment_seconds: 2\n    container: ts", extra: "  - path: \(whole.path)")
+        let result = try ProcessRunner.run(
+            Project.camcastBinary.path,
+            ["run", "--config", config.path, "--source", "testpattern", "--size", "320x240", "--fps", "30",
+             "--keyint-seconds", "1", "--bitrate", "500", "--duration", "7"],
+            timeout: 90)
+        #expect(result.status == 0, "\(result.stderr)")
+        let segments = RecordingProbe.segments(in: dir.appendingPathComponent("rec"), suffix: ".ts")
+        #expect(segments.count >= 3, "\(segments.map(\.lastPathComponent))")
+        #expect(RecordingProbe.segments(in: dir.appendingPathComponent("rec")).isEmpty, "an .mp4 among the .ts segments")
+        var frames = 0
+        for (number, segment) in segments.enumerated() {
+            let name = segment.lastPathComponent
+            let format = String(decoding: try FFmpegTools.run(
+                "ffprobe", ["-v", "error", "-show_entries", "format=format_name", "-of", "csv=p=0", segment.path]), as: UTF8.self)
+            #expect(format.trimmingCharacters(in: .whitespacesAndNewlines) == "mpegts", "\(name): \(format)")
+            let probe = try RecordingProbe.probe(segment)
+            #expect(probe.videoCodec == "h264" && probe.audioCodec == "aac", "\(name): \(probe.videoCodec) \(probe.audioCodec ?? "no audio")")
+            #expect(probe.videoPackets.first?.isKeyframe == true, "\(name) must start with a keyframe")
+            if number < segments.count - 1 {
+                let dts = probe.videoPackets.map(\.dtsSeconds)
+                let longestGap = zip(dts, dts.dropFirst()).map { $1 - $0 }.max() ?? 0
+                #expect(probe.videoSeconds + longestGap >= 1.95 - Self.skippedSeconds(result.stderr), "\(name): \(probe.videoSeconds) s, gap \(longestGap) s")
+                #expect(probe.videoSeconds <= 3.05, "\(name): \(probe.videoSeconds) s")
+            }
+            #expect(try ProbedVideo.decodeErrors(segment) == "", "\(name)")
+            #expect(probe.decodedFrames == probe.videoPackets.count, "\(name)")
+            frames += probe.decodedFrames
+        }
+        let reference = try ProbedVideo.probe(whole).decodedFrames
+        #expect(reference > 90, "\(reference) frames in 7 s")
         #expect(frames == reference, "segments hold \(frames) frames, the raw stream \(reference)")
     }
 
@@ -138,27 +185,44 @@ struct RecordingTests {
         for segment in segments { #expect(try ProbedVideo.decodeErrors(segment) == "") }
     }
 
-    @Test func aReloadAppliesNewSegmentSettings() throws {
+    /// A reload that changes `segment_seconds` closes the recorder and opens a new one: the files
+    /// on either side are continuous, and at most one keyframe interval (30 frames here) is lost
+    /// at the swap, counted against a raw .h264 of the whole run that the reload leaves alone.
+    @Test func aReloadAppliesNewSegmentSettingsLosingAtMostOneGOP() throws {
         let dir = try Project.scratchDirectory("record-reload")
-        let config = try Self.config(dir, "    segment_seconds: 60")
+        let whole = dir.appendingPathComponent("whole.h264")
+        let config = try Self.config(dir, "    segment_seconds: 60", extra: "  - path: \(whole.path)")
         let camcast = try Daemon.start(
             ["run", "--config", config.path, "--source", "testpattern", "--size", "320x240", "--fps", "30", "--keyint-seconds", "1"])
         defer { camcast.signal(SIGKILL) }
         #expect(Daemon.waitForLog(camcast, "recording segment", timeout: 30), "\(camcast.stderrSoFar)")
-        _ = try Self.config(dir, "    segment_seconds: 1")
+        usleep(2_500_000)  // mid-GOP, well into the first segment
+        _ = try Self.config(dir, "    segment_seconds: 1", extra: "  - path: \(whole.path)")
         camcast.signal(SIGHUP)
         #expect(Daemon.waitForLog(camcast, "reload applied: opened record", timeout: 20), "\(camcast.stderrSoFar)")
         #expect(Daemon.waitForLog(camcast, "recording segment", occurrences: 4, timeout: 30), "\(camcast.stderrSoFar)")
         camcast.signal(SIGTERM)
         let result = try camcast.wait(timeout: 30)
         #expect(result.status == 0, "\(result.stderr)")
+        let applied = result.stderr.split(separator: "\n").filter { $0.contains("reload applied") }
+        #expect(!applied.isEmpty && !applied.contains { $0.contains("whole.h264") }, "the raw output must stay open: \(applied)")
         let segments = RecordingProbe.segments(in: dir.appendingPathComponent("rec"))
         #expect(segments.count >= 4, "\(segments.map(\.lastPathComponent))")
-        // After the reload, segments of about a second (one keyframe interval more at most).
-        for segment in segments.dropFirst().dropLast() {
+        var frames = 0
+        for (number, segment) in segments.enumerated() {
             let probe = try RecordingProbe.probe(segment)
-            #expect((0.95...2.05).contains(probe.videoSeconds), "\(segment.lastPathComponent): \(probe.videoSeconds) s")
+            let name = segment.lastPathComponent
+            #expect(probe.videoPackets.first?.isKeyframe == true, "\(name) must start with a keyframe")
+            #expect(try ProbedVideo.decodeErrors(segment) == "", "\(name)")
+            #expect(probe.decodedFrames == probe.videoPackets.count, "\(name)")
+            // After the reload, segments of about a second (one keyframe interval more at most).
+            if number > 0 && number < segments.count - 1 {
+                #expect((0.95...2.05).contains(probe.videoSeconds), "\(name): \(probe.videoSeconds) s")
+            }
+            frames += probe.decodedFrames
         }
-        for segment in segments { #expect(try ProbedVideo.decodeErrors(segment) == "", "\(segment.lastPathComponent)") }
+        let reference = try ProbedVideo.probe(whole).decodedFrames
+        #expect(frames <= reference, "segments hold \(frames) frames, more than the raw stream's \(reference): one doubled")
+        #expect(reference - frames <= 30, "the reload lost \(reference - frames) frames (at most one GOP, 30)")
     }
 }

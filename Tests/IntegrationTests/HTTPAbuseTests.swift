@@ -1,0 +1,150 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The operator's endpoint under abuse while the camera streams: 500 idle connections, garbage,
+/// 1 MiB of headers, an oversized URL, a slowloris and a hammering of every path from 16 clients
+/// at once. The daemon answers bad requests with 4xx, puts the key in no body, grows by less
+/// than 20 MB and loses no frame: nginx-rtmp's recording holds every picture camcast encoded.
+@Suite(.serialized, .enabled(if: Environment.rtmpIntegrationEnabled, Environment.rtmpSkipReason))
+struct HTTPAbuseTests {
+    /// Python (nobody here wrote its socket or HTTP client): prints one line of JSON.
+    static func attack(port: Int, seconds: Double) -> String {
+        """
+        import json, socket, threading, time, http.client
+        port, results, lock = \(port), {"statuses": {}, "bad": [], "bodies": [], "opened": 0}, threading.Lock()
+        def status_of(raw):
+            line = raw.split(b"\\r\\n", 1)[0].decode("latin-1")
+            return int(line.split()[1]) if line.startswith("HTTP/1.") and len(line.split()) > 1 else 0
+        def bad(name, payload):
+            # A connection over the server's limit is closed unanswered: ask again, a few times.
+            for _ in range(10):
+                status, raw = ask(payload)
+                if status:
+                    break
+                time.sleep(0.5)
+            with lock:
+                results["bad"].append([name, status])
+                results["bodies"].append(raw.decode("latin-1"))
+        def ask(payload):
+            s = socket.create_connection(("127.0.0.1", port), timeout=10)
+            try:
+                s.sendall(payload)
+            except OSError:
+                pass
+            raw = b""
+            try:
+                while len(raw) < 65536:
+                    chunk = s.recv(65536)
+                    if not chunk:
+                        break
+                    raw += chunk
+            except OSError:
+                pass
+            s.close()
+            return status_of(raw), raw
+        idle = []
+        for _ in range(500):
+            try:
+                idle.append(socket.create_connection(("127.0.0.1", port), timeout=2))
+            except OSError:
+                pass
+        results["opened"] = len(idle)
+        for s in idle:
+            s.close()
+        idle = [socket.create_connection(("127.0.0.1", port), timeout=2) for _ in range(30)]
+        slow = socket.create_connection(("127.0.0.1", port), timeout=2)
+        slow.sendall(b"GET /metrics HTTP/1.1\\r\\n")
+        bad("garbage", bytes(range(256)) * 64 + b"\\r\\n\\r\\n")
+        bad("huge-headers", b"GET /status HTTP/1.1\\r\\nHost: x\\r\\nX-Big: " + b"a" * (1 << 20) + b"\\r\\n\\r\\n")
+        bad("huge-url", b"GET /" + b"k" * 200000 + b" HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
+        bad("post", b"POST /status HTTP/1.1\\r\\nHost: x\\r\\nContent-Length: 5\\r\\nConnection: close\\r\\n\\r\\nhello")
+        bad("no-such-path", b"GET /etc/passwd HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n")
+        def hammer():
+            end = time.time() + \(seconds)
+            while time.time() < end:
+                for path in ["/metrics", "/status", "/healthz", "/", "/snapshot.jpg"]:
+                    try:
+                        c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                        c.request("GET", path)
+                        r = c.getresponse()
+                        body = r.read()
+                        c.close()
+                        with lock:
+                            results["statuses"][str(r.status)] = results["statuses"].get(str(r.status), 0) + 1
+                            if path != "/snapshot.jpg":
+                                results["bodies"].append(body.decode("utf-8", "replace"))
+                    except (OSError, http.client.HTTPException) as error:
+                        with lock:
+                            results["statuses"]["error"] = results["statuses"].get("error", 0) + 1
+        threads = [threading.Thread(target=hammer) for _ in range(16)]
+        for t in threads: t.start()
+        for _ in range(int(\(seconds) * 2)):
+            time.sleep(0.5)
+            try: slow.sendall(b"X-A: b\\r\\n")
+            except OSError: break
+        for t in threads: t.join()
+        for s in idle: s.close()
+        print(json.dumps(results))
+        """
+    }
+
+    @Test func abuseOfTheEndpointLosesNoFrameAndAnswersBadRequestsWith4xx() throws {
+        try OperatorViewTests.requireTool("curl")
+        let key = OperatorViewTests.streamKey
+        let server = try RTMPServer()
+        defer { try? server.stop() }
+        let port = Int(try freeLoopbackPort())
+        let camcast = try Daemon.start(
+            ["run", "--size", "640x360", "--fps", "30", "--bitrate", "800", "--keyint-seconds", "1", "--output",
+             server.url(app: "rec", name: key)],
+            environment: ["CAMCAST_HTTP_LISTEN": "127.0.0.1:\(port)"])
+        defer { camcast.signal(SIGKILL) }
+        try #require(Daemon.waitForLog(camcast, "RTMP publishing", timeout: 20), "\(camcast.stderrSoFar)")
+        let http = OperatorHTTP(port: port)
+        let before = try http.wait("/metrics", timeout: 10) { $0.status == 200 }
+        let rssBefore = try #require(OperatorHTTP.value(of: "process_resident_memory_bytes", in: before.body))
+        // camcast_build_info names the version `camcast --version` prints (both are CamcastVersion).
+        let version = try ProcessRunner.run(Project.camcastBinary.path, ["--version"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "camcast ", with: "")
+        #expect(!version.isEmpty && OperatorHTTP.value(of: #"camcast_build_info{version="\#(version)"}"#, in: before.body) == 1, "\(version)")
+
+        let run = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", Self.attack(port: port, seconds: 8)], timeout: 120)
+        try #require(run.status == 0, "\(run.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
+        let statuses = json["statuses"] as? [String: Int] ?? [:]
+        let bad = (json["bad"] as? [[Any]] ?? []).compactMap { pair in (pair.first as? String).map { ($0, pair.last as? Int ?? 0) } }
+        let bodies = json["bodies"] as? [String] ?? []
+        #expect((statuses["200"] ?? 0) >= 100, "the hammering got few answers: \(statuses)")
+        #expect(statuses.keys.allSatisfy { ["200", "503", "error"].contains($0) }, "\(statuses)")
+        #expect(bad.count == 5, "\(bad)")
+        for (name, status) in bad {
+            #expect((400..<500).contains(status), "\(name) was answered \(status)")
+        }
+        #expect(!bodies.isEmpty && !bodies.contains { $0.contains(key) }, "a body holds the stream key")
+
+        let health = try http.wait("/healthz", timeout: 15) { $0.status == 200 }
+        #expect(health.status == 200, "the endpoint no longer answers: \(health.body)")
+        let rssAfter = try #require(OperatorHTTP.value(of: "process_resident_memory_bytes", in: try http.get("/metrics").body))
+        #expect(rssAfter - rssBefore < 20_000_000, "RSS grew by \(Int(rssAfter - rssBefore) / 1_000_000) MB")
+        #expect(Daemon.isRunning(camcast), "\(camcast.stderrSoFar)")
+
+        camcast.signal(SIGTERM)
+        let result = try camcast.wait(timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains(key), "the log holds the stream key")
+        // The stream went on whole: the output dropped, discarded and reconnected nothing, and
+        // nginx's recording holds every picture camcast encoded (a picture the source skipped on a
+        // loaded machine is skipped for every output alike, so pictures are counted, not gaps).
+        let stopLine = try #require(result.stderr.split(separator: "\n").last { $0.contains(" stopped ") }.map(String.init))
+        func field(_ name: String) -> Int? {
+            stopLine.split(separator: " ").first { $0.hasPrefix("\(name)=") }.flatMap { Int($0.dropFirst(name.count + 1)) }
+        }
+        #expect(field("dropped") == 0 && field("discarded") == 0 && field("reconnects") == 0, "\(stopLine)")
+        try server.stop()
+        let packets = try ProbedVideo.packets(server.recording(key))
+        let frames = try #require(field("frames"), "\(stopLine)")
+        #expect(packets.count > 200, "\(packets.count) packets at nginx")
+        #expect(abs(packets.count - frames) <= 2, "nginx has \(packets.count) pictures of \(frames)")
+    }
+}
