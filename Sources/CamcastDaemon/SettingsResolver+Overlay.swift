@@ -10,8 +10,8 @@ extension SettingsResolver {
         guard !config.items.isEmpty else { return nil }
         let items = config.items.map { item in
             OverlayItem(
-                text: item.text, position: OverlayPosition(rawValue: item.position.rawValue) ?? .topLeft, margin: item.margin,
-                height: item.height, colour: colour(item.colour), contrast: contrast(item.contrast))
+                text: item.text, position: item.position, margin: item.margin,
+                height: item.height, colour: item.colour, contrast: item.contrast)
         }
         let settings = OverlaySettings(items: items, fontPath: config.font, clockUnsetText: config.clockUnsetText)
         do {
@@ -43,17 +43,5 @@ extension SettingsResolver {
         }
         device.slate = slate
         return .device(device)
-    }
-
-    private static func colour(_ colour: CamcastConfig.OverlayConfig.Colour) -> OverlayColour {
-        OverlayColour(red: colour.red, green: colour.green, blue: colour.blue)
-    }
-
-    private static func contrast(_ contrast: CamcastConfig.OverlayConfig.Contrast) -> OverlayContrast {
-        switch contrast {
-        case .none: .none
-        case .outline(let outline): .outline(colour(outline))
-        case .box(let box, let alpha): .box(colour(box), alpha: alpha)
-        }
     }
 }

@@ -1,3 +1,5 @@
+import Media
+
 /// A `TextLayer` as one component of a pixel format sees it: the component's value and alpha at
 /// that component's sampling (chroma averaged over the 2×2 or 2×1 pixels it covers). Built when the
 /// text changes; per frame, blending only reads it.
