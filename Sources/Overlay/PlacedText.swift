@@ -26,7 +26,12 @@ struct PlacedText {
         components = formatComponents.map { ComponentLayer(layer, component: $0) }
     }
 
-    init?(text: String, item: OverlayItem, font: FontFace, format: PixelFormat, frameWidth: Int, frameHeight: Int) {
+    /// `item` (in frame pixels, margins apart) placed against the edges of `framing`'s picture,
+    /// and kept inside the frame.
+    init?(
+        text: String, item: OverlayItem, margins: (x: Int, y: Int), framing: StreamFraming, font: FontFace,
+        format: PixelFormat, frameWidth: Int, frameHeight: Int
+    ) {
         guard let formatComponents = PixelComponent.of(format) else { return nil }
         let layer = TextLayer(text: text, style: item, font: font)
         self.text = text
@@ -35,23 +40,23 @@ struct PlacedText {
         self.frameHeight = frameHeight
         width = layer.width
         height = layer.height
-        let (spareX, spareY) = (frameWidth - layer.width, frameHeight - layer.height)
-        let margin = item.margin
+        let (spareX, spareY) = (framing.width - layer.width, framing.height - layer.height)
         let left: Int
         let top: Int
         switch item.position {
-        case .topLeft, .bottomLeft: left = margin
+        case .topLeft, .bottomLeft: left = margins.x
         case .top, .centre, .bottom: left = spareX / 2
-        case .topRight, .bottomRight: left = spareX - margin
+        case .topRight, .bottomRight: left = spareX - margins.x
         }
         switch item.position {
-        case .topLeft, .top, .topRight: top = margin
+        case .topLeft, .top, .topRight: top = margins.y
         case .centre: top = spareY / 2
-        case .bottomLeft, .bottom, .bottomRight: top = spareY - margin
+        case .bottomLeft, .bottom, .bottomRight: top = spareY - margins.y
         }
-        // Text wider than the picture starts at its left edge and is cut on the right.
-        x = max(0, left) & ~1
-        y = max(0, top) & ~1
+        // Inside the frame (a corner in `fit`'s bars moves onto the picture); text wider than
+        // the picture starts at its left edge and is cut on the right.
+        x = max(0, min(framing.x + left, frameWidth - layer.width)) & ~1
+        y = max(0, min(framing.y + top, frameHeight - layer.height)) & ~1
         components = formatComponents.map { ComponentLayer(layer, component: $0) }
     }
 
