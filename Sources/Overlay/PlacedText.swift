@@ -77,8 +77,10 @@ struct PlacedText {
             let rows = min(layer.height, ((frameHeight + (1 << c.yShift) - 1) >> c.yShift) - sy)
             guard columns > 0, rows > 0 else { continue }
             for row in 0..<rows {
-                let start = plane.offset + (sy + row) * plane.bytesPerRow + sx * c.step + c.offset
-                let end = start + (columns - 1) * c.step + 1
+                let span = layer.span(row: row, columns: columns)
+                guard !span.isEmpty else { continue }
+                let start = plane.offset + (sy + row) * plane.bytesPerRow + (sx + span.lowerBound) * c.step + c.offset
+                let end = start + (span.count - 1) * c.step + 1
                 guard start >= 0, end <= byteCount else { return nil }
                 ranges.append(start..<end)
             }

@@ -119,3 +119,22 @@ import Testing
         #expect(drawn)
     }
 }
+
+/// The planar row blend (16 samples at a time) against the one-sample formula it stands for.
+@Suite struct OverlayRowBlendTests {
+    @Test(arguments: [1, 15, 16, 17, 33, 200])
+    func vectorsAgreeWithTheFormula(count: Int) {
+        var generator = SystemRandomNumberGenerator()
+        let under = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let over = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        // Every alpha, 0 and 255 among them.
+        let alpha = (0..<count).map { UInt8(truncatingIfNeeded: $0 * 37 + ($0 % 3 == 0 ? 0 : 255)) }
+        var line = under
+        line.withUnsafeMutableBufferPointer { line in
+            ComponentLayer.blendRow(line.baseAddress!, over, alpha, count: count)
+        }
+        let expected = (0..<count).map { ComponentLayer.mix(under[$0], over[$0], alpha[$0]) }
+        #expect(line == expected)
+        #expect((0..<count).filter { alpha[$0] == 0 }.allSatisfy { line[$0] == under[$0] })
+    }
+}
