@@ -56,13 +56,14 @@ final class OverlayRenderer: @unchecked Sendable {
         return face
     }
 
-    /// Blends every item into `frame`'s bytes at `base` and returns what it overwrote; nil if the
-    /// frame's layout does not hold the text (nothing written then).
+    /// Blends every item into `frame`'s bytes at `base`, keeping what it overwrote in `saved`
+    /// (whose buffers are reused frame after frame); false if the frame's layout does not hold the
+    /// text (nothing written then).
     func blend(
-        into base: UnsafeMutablePointer<UInt8>, byteCount: Int, frame: VideoFrame, wallSeconds: Int
-    ) -> SavedBytes? {
+        into base: UnsafeMutablePointer<UInt8>, byteCount: Int, frame: VideoFrame, wallSeconds: Int, saving saved: inout SavedBytes
+    ) -> Bool {
         let strings = currentTexts(atWallSeconds: wallSeconds)
-        var ranges: [Range<Int>] = []
+        saved.ranges.removeAll(keepingCapacity: true)
         for index in settings.items.indices {
             if let current = placed[index], current.text == strings[index],
                 current.fits(format: frame.pixelFormat, width: frame.width, height: frame.height)
@@ -72,20 +73,19 @@ final class OverlayRenderer: @unchecked Sendable {
                 layouts += 1
                 let framing = StreamFraming(frameWidth: frame.width, frameHeight: frame.height, stream: stream, scaling: scaling)
                 let (item, marginX, marginY) = framing.scaled(settings.items[index])
-                guard let font = font(height: item.height) else { return nil }
+                guard let font = font(height: item.height) else { return false }
                 placed[index] = PlacedText(
                     text: strings[index], item: item, margins: (marginX, marginY), framing: framing, font: font,
                     format: frame.pixelFormat, frameWidth: frame.width, frameHeight: frame.height)
             }
-            guard let text = placed[index] else { return nil }
-            guard let touched = text.touchedRanges(planes: frame.planes, byteCount: byteCount) else { return nil }
-            ranges += touched
+            guard let text = placed[index],
+                text.appendTouchedRanges(planes: frame.planes, byteCount: byteCount, to: &saved.ranges)
+            else { return false }
         }
-        var saved = SavedBytes()
-        saved.save(ranges, from: base)
+        saved.save(from: base)
         for case let text? in placed {
             text.blend(into: base, planes: frame.planes)
         }
-        return saved
+        return true
     }
 }

@@ -20,6 +20,8 @@ public final class OverlayStage: Sendable {
     private let scaling: ScalingMode
     private let logger: Logger?
     private let copiedReadOnly = Atomic<Bool>(false)
+    /// What blending overwrote, its buffers reused frame after frame.
+    private let spare = Mutex(SavedBytes())
     /// Frames drawn on, and the capture thread's CPU time spent drawing and restoring them (the
     /// stop summary's `overlay` line and scripts/bench-overlay read it).
     private let framesDrawn = Atomic<Int>(0)
@@ -81,14 +83,21 @@ public final class OverlayStage: Sendable {
             // What was overwritten is kept apart from the renderer: a reload may replace the
             // renderer during `next`, and the bytes must still go back.
             let start = Self.threadCPUNanoseconds()
-            let saved = renderer.withLock { renderer in
-                renderer?.blend(into: base, byteCount: bytes.count, frame: frame, wallSeconds: wall)
+            // The kept buffers, moved out (not copied) for this frame and back after it.
+            var saved = spare.withLock { spare in
+                let taken = spare
+                spare = SavedBytes()
+                return taken
+            }
+            let wasDrawn = renderer.withLock { renderer in
+                renderer?.blend(into: base, byteCount: bytes.count, frame: frame, wallSeconds: wall, saving: &saved) ?? false
             }
             let drawn = Self.threadCPUNanoseconds()
             let result = Result { () throws(E) in try next(frame) }
             let restoring = Self.threadCPUNanoseconds()
-            saved?.restore(into: base)
-            if saved != nil {
+            if wasDrawn { saved.restore(into: base) }
+            spare.withLock { $0 = saved }
+            if wasDrawn {
                 framesDrawn.add(1, ordering: .relaxed)
                 drawingNanoseconds.add(drawn - start + Self.threadCPUNanoseconds() - restoring, ordering: .relaxed)
             }

@@ -68,9 +68,15 @@ struct PlacedText {
     /// buffer: nil if a plane would reach outside it (a malformed frame: the encoder reports it).
     func touchedRanges(planes: [VideoPlane], byteCount: Int) -> [Range<Int>]? {
         var ranges: [Range<Int>] = []
+        return appendTouchedRanges(planes: planes, byteCount: byteCount, to: &ranges) ? ranges : nil
+    }
+
+    /// `touchedRanges` appended to `ranges` (a buffer kept between frames); false if a plane would
+    /// reach outside the buffer.
+    func appendTouchedRanges(planes: [VideoPlane], byteCount: Int, to ranges: inout [Range<Int>]) -> Bool {
         for layer in components {
             let c = layer.component
-            guard c.plane < planes.count else { return nil }
+            guard c.plane < planes.count else { return false }
             let plane = planes[c.plane]
             let (sx, sy) = (x >> c.xShift, y >> c.yShift)
             let columns = min(layer.width, ((frameWidth + (1 << c.xShift) - 1) >> c.xShift) - sx)
@@ -81,11 +87,11 @@ struct PlacedText {
                 guard !span.isEmpty else { continue }
                 let start = plane.offset + (sy + row) * plane.bytesPerRow + (sx + span.lowerBound) * c.step + c.offset
                 let end = start + (span.count - 1) * c.step + 1
-                guard start >= 0, end <= byteCount else { return nil }
+                guard start >= 0, end <= byteCount else { return false }
                 ranges.append(start..<end)
             }
         }
-        return ranges
+        return true
     }
 
     /// Blends every component into the frame's bytes at `base`.

@@ -43,8 +43,9 @@ import Testing
             var copy = bytes
             copy.withUnsafeMutableBytes { raw in
                 let base = raw.bindMemory(to: UInt8.self).baseAddress!
-                let saved = renderer.blend(into: base, byteCount: raw.count, frame: frame, wallSeconds: second)
-                saved?.restore(into: base)
+                var saved = SavedBytes()
+                #expect(renderer.blend(into: base, byteCount: raw.count, frame: frame, wallSeconds: second, saving: &saved))
+                saved.restore(into: base)
             }
             #expect(copy == bytes)
         }
