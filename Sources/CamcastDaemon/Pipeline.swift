@@ -139,7 +139,8 @@ public struct Pipeline: Service {
         // reload replaces its settings in place. The font was checked when the settings were made.
         let overlay: OverlayStage
         do {
-            overlay = try OverlayStage(settings: settings.overlay, logger: logger)
+            overlay = try OverlayStage(
+                settings: settings.overlay, stream: settings.encoder.size, scaling: settings.encoder.scaling, logger: logger)
         } catch {
             throw PipelineError.sourceFailed("overlay: \(error)")
         }

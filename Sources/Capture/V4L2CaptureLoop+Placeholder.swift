@@ -110,7 +110,10 @@ extension V4L2CaptureLoop {
     }
 
     private func sendPlaceholder(at due: MonotonicTime) {
-        var frame = lastGoodFrame ?? slateFrame(at: due)
+        // The last good frame bridges a short outage unnoticed; held longer, a frozen picture
+        // would pass for live, so the slate says the camera is gone.
+        let holding = due.nanoseconds(since: faultSince) < Int64(settings.lastGoodFrameSeconds * 1e9)
+        var frame = (holding ? lastGoodFrame : nil) ?? slateFrame(at: due)
         frame.timestamp = due
         frame.sequence = nextSequence
         nextSequence += 1

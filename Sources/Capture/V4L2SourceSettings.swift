@@ -18,6 +18,8 @@ public struct V4L2SourceSettings: Sendable, Hashable {
     public var pollTimeoutSeconds: Double
     /// What to show while the camera is gone and no good frame of it is at hand; nil for the flat slate.
     public var slate: SlateSettings?
+    /// How long the last good frame stands in for a camera that is gone before the slate does.
+    public var lastGoodFrameSeconds: Double = 5
 
     public init(
         devicePath: String, pixelFormat: PixelFormat? = nil, size: VideoSize, frameRate: FrameRate,

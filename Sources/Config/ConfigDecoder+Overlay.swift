@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Media
 
 /// `overlay:` — a map with `font`, `clock_unset_text` and `items`, a list of maps (one per text).
 extension ConfigDecoder {
@@ -48,7 +49,7 @@ extension ConfigDecoder {
     /// Why `path` cannot be the font, as far as a path tells (FreeType checks the file itself when
     /// the daemon starts: a file that is not a font is a configuration error there).
     static func fontProblem(_ path: String) -> String? {
-        if let problem = fileProblem(path, example: CamcastConfig.OverlayConfig.defaultFont) {
+        if let problem = fileProblem(path, example: OverlayDefaults.fontPath) {
             return access(path, F_OK) == 0 || !path.hasPrefix("/") ? problem : problem + " (install fonts-dejavu-core for the default font)"
         }
         return nil

@@ -1,7 +1,8 @@
+import Media
+
 /// Turns one `overlay.items[N]` map's values into an item, with a problem for each bad value.
 struct OverlayItemParser {
     typealias Item = CamcastConfig.OverlayConfig.Item
-    typealias Colour = CamcastConfig.OverlayConfig.Colour
 
     let itemPath: String
     let values: [String: (text: String, at: SourceLocation)]
@@ -18,10 +19,10 @@ struct OverlayItemParser {
             problems.append(("\(itemPath).text", at, "is empty (expected the text to show)"))
         }
         if let (value, at) = values["position"] {
-            if let position = CamcastConfig.OverlayConfig.Position(rawValue: value.lowercased()) {
+            if let position = OverlayPosition(rawValue: value.lowercased()) {
                 item.position = position
             } else {
-                let allowed = CamcastConfig.OverlayConfig.Position.allCases.map(\.rawValue)
+                let allowed = OverlayPosition.allCases.map(\.rawValue)
                 problems.append(("\(itemPath).position", at, "\(ValueText.quoted(value)) is not a position (allowed: \(ValueText.list(allowed)))"))
             }
         }
@@ -45,10 +46,10 @@ struct OverlayItemParser {
         return number
     }
 
-    private mutating func colour(_ key: String) -> Colour? {
+    private mutating func colour(_ key: String) -> OverlayColour? {
         guard let (value, at) = values[key] else { return nil }
-        guard let colour = Colour(parsing: value) else {
-            let names = Colour.names.map(\.0)
+        guard let colour = OverlayColour(parsing: value) else {
+            let names = OverlayColour.names.map(\.0)
             problems.append(("\(itemPath).\(key)", at, "\(ValueText.quoted(value)) is not a colour (expected #RRGGBB or one of \(ValueText.list(names)))"))
             return nil
         }
@@ -56,7 +57,7 @@ struct OverlayItemParser {
     }
 
     /// `outline: COLOUR` (or none), or `box: COLOUR` with `box_alpha`, never both.
-    private mutating func contrast() -> CamcastConfig.OverlayConfig.Contrast? {
+    private mutating func contrast() -> OverlayContrast? {
         let outline = values["outline"]
         let box = values["box"]
         if let outline, box != nil {
@@ -74,7 +75,7 @@ struct OverlayItemParser {
             }
         }
         if let outline {
-            if outline.text.lowercased() == "none" { return CamcastConfig.OverlayConfig.Contrast.none }
+            if outline.text.lowercased() == "none" { return OverlayContrast.none }
             return colour("outline").map { .outline($0) }
         }
         if box != nil {

@@ -8,7 +8,12 @@ import Media
 /// a reload hands a new one in.
 final class OverlayRenderer: @unchecked Sendable {
     let settings: OverlaySettings
-    private let fonts: [FontFace]
+    /// The stream's size and how the encoder scales a frame of another size into it (nil: every
+    /// frame is drawn on as the stream's picture).
+    let stream: VideoSize?
+    let scaling: ScalingMode
+    /// The font at every line height drawn so far (the items' own, and those of scaled frames).
+    private var fonts: [Int: FontFace]
     private let texts: [ClockText]
     private let clock: SystemClock
     private var placed: [PlacedText?]
@@ -16,18 +21,15 @@ final class OverlayRenderer: @unchecked Sendable {
     private(set) var layouts = 0
 
     /// Opens the font at every height the items ask for; a missing or unreadable font throws.
-    init(settings: OverlaySettings, clock: SystemClock = SystemClock()) throws(OverlayError) {
+    init(
+        settings: OverlaySettings, stream: VideoSize? = nil, scaling: ScalingMode = .fit, clock: SystemClock = SystemClock()
+    ) throws(OverlayError) {
         self.settings = settings
-        var byHeight: [Int: FontFace] = [:]
-        var fonts: [FontFace] = []
-        for item in settings.items {
-            if let face = byHeight[item.height] {
-                fonts.append(face)
-            } else {
-                let face = try FontFace(path: settings.fontPath, height: item.height)
-                byHeight[item.height] = face
-                fonts.append(face)
-            }
+        self.stream = stream
+        self.scaling = scaling
+        var fonts: [Int: FontFace] = [:]
+        for item in settings.items where fonts[item.height] == nil {
+            fonts[item.height] = try FontFace(path: settings.fontPath, height: item.height)
         }
         if settings.items.isEmpty {
             // Nothing to draw, but a bad font is still the configuration's problem.
@@ -45,13 +47,23 @@ final class OverlayRenderer: @unchecked Sendable {
         return texts.map { $0.text(at: seconds, clockIsSet: isSet, unsetText: settings.clockUnsetText) }
     }
 
-    /// Blends every item into `frame`'s bytes at `base` and returns what it overwrote; nil if the
-    /// frame's layout does not hold the text (nothing written then).
+    /// The font `height` pixels high, opened the first time a frame needs it (nil if FreeType
+    /// cannot size it: a bitmap font, which the items' own heights were already checked against).
+    private func font(height: Int) -> FontFace? {
+        if let face = fonts[height] { return face }
+        let face = try? FontFace(path: settings.fontPath, height: height)
+        fonts[height] = face
+        return face
+    }
+
+    /// Blends every item into `frame`'s bytes at `base`, keeping what it overwrote in `saved`
+    /// (whose buffers are reused frame after frame); false if the frame's layout does not hold the
+    /// text (nothing written then).
     func blend(
-        into base: UnsafeMutablePointer<UInt8>, byteCount: Int, frame: VideoFrame, wallSeconds: Int
-    ) -> SavedBytes? {
+        into base: UnsafeMutablePointer<UInt8>, byteCount: Int, frame: VideoFrame, wallSeconds: Int, saving saved: inout SavedBytes
+    ) -> Bool {
         let strings = currentTexts(atWallSeconds: wallSeconds)
-        var ranges: [Range<Int>] = []
+        saved.ranges.removeAll(keepingCapacity: true)
         for index in settings.items.indices {
             if let current = placed[index], current.text == strings[index],
                 current.fits(format: frame.pixelFormat, width: frame.width, height: frame.height)
@@ -59,19 +71,21 @@ final class OverlayRenderer: @unchecked Sendable {
                 // Laid out already.
             } else {
                 layouts += 1
+                let framing = StreamFraming(frameWidth: frame.width, frameHeight: frame.height, stream: stream, scaling: scaling)
+                let (item, marginX, marginY) = framing.scaled(settings.items[index])
+                guard let font = font(height: item.height) else { return false }
                 placed[index] = PlacedText(
-                    text: strings[index], item: settings.items[index], font: fonts[index], format: frame.pixelFormat,
-                    frameWidth: frame.width, frameHeight: frame.height)
+                    text: strings[index], item: item, margins: (marginX, marginY), framing: framing, font: font,
+                    format: frame.pixelFormat, frameWidth: frame.width, frameHeight: frame.height)
             }
-            guard let text = placed[index] else { return nil }
-            guard let touched = text.touchedRanges(planes: frame.planes, byteCount: byteCount) else { return nil }
-            ranges += touched
+            guard let text = placed[index],
+                text.appendTouchedRanges(planes: frame.planes, byteCount: byteCount, to: &saved.ranges)
+            else { return false }
         }
-        var saved = SavedBytes()
-        saved.save(ranges, from: base)
+        saved.save(from: base)
         for case let text? in placed {
             text.blend(into: base, planes: frame.planes)
         }
-        return saved
+        return true
     }
 }

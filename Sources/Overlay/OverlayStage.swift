@@ -14,18 +14,35 @@ import Synchronization
 /// carries them, with no new keyframe.
 public final class OverlayStage: Sendable {
     private let renderer: Mutex<OverlayRenderer?>
+    /// The stream's size and the encoder's scaling: a frame of another size is drawn on so that
+    /// the text has its configured size and place in the stream's pixels after scaling.
+    private let stream: VideoSize?
+    private let scaling: ScalingMode
     private let logger: Logger?
     private let copiedReadOnly = Atomic<Bool>(false)
+    /// What blending overwrote, its buffers reused frame after frame.
+    private let spare = Mutex(SavedBytes())
     /// Frames drawn on, and the capture thread's CPU time spent drawing and restoring them (the
     /// stop summary's `overlay` line and scripts/bench-overlay read it).
     private let framesDrawn = Atomic<Int>(0)
     private let drawingNanoseconds = Atomic<Int>(0)
 
     /// Checks the font and sets up every item; nil settings or no items pass frames through.
-    public init(settings: OverlaySettings?, logger: Logger? = nil) throws(OverlayError) {
-        let made = try settings.flatMap { (s) throws(OverlayError) in s.items.isEmpty ? nil : try OverlayRenderer(settings: s) }
-        renderer = Mutex(made)
+    /// `stream` is the encode size (nil: frames are drawn on at their own size).
+    public init(
+        settings: OverlaySettings?, stream: VideoSize? = nil, scaling: ScalingMode = .fit, logger: Logger? = nil
+    ) throws(OverlayError) {
+        self.stream = stream
+        self.scaling = scaling
+        renderer = Mutex(try Self.renderer(settings, stream: stream, scaling: scaling))
         self.logger = logger
+    }
+
+    private static func renderer(
+        _ settings: OverlaySettings?, stream: VideoSize?, scaling: ScalingMode
+    ) throws(OverlayError) -> OverlayRenderer? {
+        guard let settings, !settings.items.isEmpty else { return nil }
+        return try OverlayRenderer(settings: settings, stream: stream, scaling: scaling)
     }
 
     /// Checks that `settings` can be drawn (the font opens at every height) without changing anything.
@@ -36,7 +53,7 @@ public final class OverlayStage: Sendable {
     /// From the next frame on, draws `settings` (nil: nothing). Opens the font first: on an error
     /// the current overlay stays.
     public func replace(with settings: OverlaySettings?) throws(OverlayError) {
-        let made = try settings.flatMap { (s) throws(OverlayError) in s.items.isEmpty ? nil : try OverlayRenderer(settings: s) }
+        let made = try Self.renderer(settings, stream: stream, scaling: scaling)
         renderer.withLock { $0 = made }
     }
 
@@ -66,14 +83,21 @@ public final class OverlayStage: Sendable {
             // What was overwritten is kept apart from the renderer: a reload may replace the
             // renderer during `next`, and the bytes must still go back.
             let start = Self.threadCPUNanoseconds()
-            let saved = renderer.withLock { renderer in
-                renderer?.blend(into: base, byteCount: bytes.count, frame: frame, wallSeconds: wall)
+            // The kept buffers, moved out (not copied) for this frame and back after it.
+            var saved = spare.withLock { spare in
+                let taken = spare
+                spare = SavedBytes()
+                return taken
+            }
+            let wasDrawn = renderer.withLock { renderer in
+                renderer?.blend(into: base, byteCount: bytes.count, frame: frame, wallSeconds: wall, saving: &saved) ?? false
             }
             let drawn = Self.threadCPUNanoseconds()
             let result = Result { () throws(E) in try next(frame) }
             let restoring = Self.threadCPUNanoseconds()
-            saved?.restore(into: base)
-            if saved != nil {
+            if wasDrawn { saved.restore(into: base) }
+            spare.withLock { $0 = saved }
+            if wasDrawn {
                 framesDrawn.add(1, ordering: .relaxed)
                 drawingNanoseconds.add(drawn - start + Self.threadCPUNanoseconds() - restoring, ordering: .relaxed)
             }

@@ -26,7 +26,12 @@ struct PlacedText {
         components = formatComponents.map { ComponentLayer(layer, component: $0) }
     }
 
-    init?(text: String, item: OverlayItem, font: FontFace, format: PixelFormat, frameWidth: Int, frameHeight: Int) {
+    /// `item` (in frame pixels, margins apart) placed against the edges of `framing`'s picture,
+    /// and kept inside the frame.
+    init?(
+        text: String, item: OverlayItem, margins: (x: Int, y: Int), framing: StreamFraming, font: FontFace,
+        format: PixelFormat, frameWidth: Int, frameHeight: Int
+    ) {
         guard let formatComponents = PixelComponent.of(format) else { return nil }
         let layer = TextLayer(text: text, style: item, font: font)
         self.text = text
@@ -35,23 +40,23 @@ struct PlacedText {
         self.frameHeight = frameHeight
         width = layer.width
         height = layer.height
-        let (spareX, spareY) = (frameWidth - layer.width, frameHeight - layer.height)
-        let margin = item.margin
+        let (spareX, spareY) = (framing.width - layer.width, framing.height - layer.height)
         let left: Int
         let top: Int
         switch item.position {
-        case .topLeft, .bottomLeft: left = margin
+        case .topLeft, .bottomLeft: left = margins.x
         case .top, .centre, .bottom: left = spareX / 2
-        case .topRight, .bottomRight: left = spareX - margin
+        case .topRight, .bottomRight: left = spareX - margins.x
         }
         switch item.position {
-        case .topLeft, .top, .topRight: top = margin
+        case .topLeft, .top, .topRight: top = margins.y
         case .centre: top = spareY / 2
-        case .bottomLeft, .bottom, .bottomRight: top = spareY - margin
+        case .bottomLeft, .bottom, .bottomRight: top = spareY - margins.y
         }
-        // Text wider than the picture starts at its left edge and is cut on the right.
-        x = max(0, left) & ~1
-        y = max(0, top) & ~1
+        // Inside the frame (a corner in `fit`'s bars moves onto the picture); text wider than
+        // the picture starts at its left edge and is cut on the right.
+        x = max(0, min(framing.x + left, frameWidth - layer.width)) & ~1
+        y = max(0, min(framing.y + top, frameHeight - layer.height)) & ~1
         components = formatComponents.map { ComponentLayer(layer, component: $0) }
     }
 
@@ -63,22 +68,30 @@ struct PlacedText {
     /// buffer: nil if a plane would reach outside it (a malformed frame: the encoder reports it).
     func touchedRanges(planes: [VideoPlane], byteCount: Int) -> [Range<Int>]? {
         var ranges: [Range<Int>] = []
+        return appendTouchedRanges(planes: planes, byteCount: byteCount, to: &ranges) ? ranges : nil
+    }
+
+    /// `touchedRanges` appended to `ranges` (a buffer kept between frames); false if a plane would
+    /// reach outside the buffer.
+    func appendTouchedRanges(planes: [VideoPlane], byteCount: Int, to ranges: inout [Range<Int>]) -> Bool {
         for layer in components {
             let c = layer.component
-            guard c.plane < planes.count else { return nil }
+            guard c.plane < planes.count else { return false }
             let plane = planes[c.plane]
             let (sx, sy) = (x >> c.xShift, y >> c.yShift)
             let columns = min(layer.width, ((frameWidth + (1 << c.xShift) - 1) >> c.xShift) - sx)
             let rows = min(layer.height, ((frameHeight + (1 << c.yShift) - 1) >> c.yShift) - sy)
             guard columns > 0, rows > 0 else { continue }
             for row in 0..<rows {
-                let start = plane.offset + (sy + row) * plane.bytesPerRow + sx * c.step + c.offset
-                let end = start + (columns - 1) * c.step + 1
-                guard start >= 0, end <= byteCount else { return nil }
+                let span = layer.span(row: row, columns: columns)
+                guard !span.isEmpty else { continue }
+                let start = plane.offset + (sy + row) * plane.bytesPerRow + (sx + span.lowerBound) * c.step + c.offset
+                let end = start + (span.count - 1) * c.step + 1
+                guard start >= 0, end <= byteCount else { return false }
                 ranges.append(start..<end)
             }
         }
-        return ranges
+        return true
     }
 
     /// Blends every component into the frame's bytes at `base`.

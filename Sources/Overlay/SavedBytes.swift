@@ -1,13 +1,17 @@
 /// The bytes blending is about to change, kept so they can be put back after the encode: the
 /// frame's memory may be the source's own (a buffer it reuses, a last good frame it repeats), and
 /// only the rows and columns under the text are copied, never whole planes.
-struct SavedBytes {
-    private var ranges: [Range<Int>] = []
+///
+/// One is kept by the stage and reused frame after frame, so a frame costs no allocation here.
+struct SavedBytes: Sendable {
+    /// Where the bytes go back; filled by the renderer before `save`.
+    var ranges: [Range<Int>] = []
     private var bytes: [UInt8] = []
 
-    mutating func save(_ ranges: [Range<Int>], from base: UnsafeMutablePointer<UInt8>) {
-        self.ranges = ranges
+    /// Copies the bytes of every range in `ranges`.
+    mutating func save(from base: UnsafeMutablePointer<UInt8>) {
         bytes.removeAll(keepingCapacity: true)
+        bytes.reserveCapacity(ranges.reduce(0) { $0 + $1.count })
         for range in ranges {
             bytes.append(contentsOf: UnsafeBufferPointer(start: base + range.lowerBound, count: range.count))
         }

@@ -36,7 +36,8 @@ public enum SlatePainter {
         let renderer = try OverlayRenderer(settings: OverlaySettings(items: items, fontPath: slate.fontPath))
         bytes.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
-            _ = renderer.blend(into: base, byteCount: byteCount, frame: frame, wallSeconds: 0)
+            var saved = SavedBytes()
+            _ = renderer.blend(into: base, byteCount: byteCount, frame: frame, wallSeconds: 0, saving: &saved)
         }
         return bytes
     }

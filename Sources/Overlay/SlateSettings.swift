@@ -1,3 +1,5 @@
+import Media
+
 /// What the stream shows while the camera is gone and no good frame of it is at hand: the
 /// operator's words, over the operator's picture (scaled to the stream's size) or a flat colour.
 public struct SlateSettings: Sendable, Hashable {
@@ -7,7 +9,7 @@ public struct SlateSettings: Sendable, Hashable {
     public var imagePath: String?
     public var fontPath: String
 
-    public init(text: String, imagePath: String? = nil, fontPath: String = OverlaySettings.defaultFontPath) {
+    public init(text: String, imagePath: String? = nil, fontPath: String = OverlayDefaults.fontPath) {
         self.text = text
         self.imagePath = imagePath
         self.fontPath = fontPath

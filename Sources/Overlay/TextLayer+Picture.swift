@@ -1,3 +1,5 @@
+import Media
+
 extension TextLayer {
     /// An opaque layer the size of the frame: `picture` stretched to it (nearest pixel: a slate is
     /// drawn once, and a JPEG's blocks hide the difference), or `fill` where there is none.

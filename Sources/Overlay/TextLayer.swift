@@ -1,3 +1,5 @@
+import Media
+
 /// One item's text drawn once into a small RGBA picture of its own (straight alpha): the glyphs in
 /// their colour over an outline or a box. Blending later reads only this, so the text is laid out
 /// again only when it changes (once a second for a clock), not per frame.

@@ -1,6 +1,7 @@
 import Config
 import Encoder
 import Foundation
+import Media
 import Testing
 
 @testable import CamcastDaemon

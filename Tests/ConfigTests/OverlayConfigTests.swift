@@ -1,4 +1,5 @@
 import Config
+import Media
 import Testing
 
 @Suite struct OverlayConfigTests {

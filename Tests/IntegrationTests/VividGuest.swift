@@ -16,6 +16,9 @@ struct VividGuest {
         var log: String
         /// Everything the VM harness and the guest printed, for failure messages.
         var transcript: String
+        /// The run's scratch directory (read-write in the guest at the same path): `files`, the log,
+        /// and whatever the event's command wrote there.
+        var directory: URL
 
         /// The log lines containing `text`.
         func lines(_ text: String) -> [String] {
@@ -38,14 +41,24 @@ struct VividGuest {
         var command: String
     }
 
+    /// Stands for the run's scratch directory in `arguments`, `files` and the event's command.
+    static let directoryToken = "@DIR@"
+
     /// Boots the VM, runs camcast with `arguments` (and `environment`) in it, then powers off.
+    /// `files` (name → text) are written into the run's scratch directory first (a config file).
     /// Returns nil, having recorded an issue, when the VM itself could not run: a hardware test
     /// that cannot run fails, it never passes by skipping.
     static func runCamcast(
         _ arguments: [String], environment: [String: String] = [:], event: Event? = nil,
-        vividOptions: String = VividVM.webcamOptions
+        vividOptions: String = VividVM.webcamOptions, files: [String: String] = [:]
     ) throws -> Finished? {
         let dir = try Project.scratchDirectory("vivid-guest")
+        let inDirectory = { (text: String) in text.replacingOccurrences(of: directoryToken, with: dir.path) }
+        for (name, text) in files {
+            try inDirectory(text).write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        let arguments = arguments.map(inDirectory)
+        let event = event.map { Event(afterStreamingSeconds: $0.afterStreamingSeconds, command: inDirectory($0.command)) }
         let log = dir.appendingPathComponent("camcast.log").path
         let status = dir.appendingPathComponent("camcast.status").path
         let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(quoted($0.value))" }
@@ -78,7 +91,7 @@ struct VividGuest {
         }
         return Finished(
             status: exitStatus, log: (try? String(contentsOfFile: log, encoding: .utf8)) ?? "",
-            transcript: transcript)
+            transcript: transcript, directory: dir)
     }
 
     private static func quoted(_ word: String) -> String {

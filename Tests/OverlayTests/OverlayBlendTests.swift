@@ -48,8 +48,8 @@ import Testing
         let renderer = try OverlayRenderer(settings: OverlaySettings(items: [Self.item]))
         let placed = try #require(
             PlacedText(
-                text: "Cam 12:34", item: Self.item, font: FontFace(path: OverlaySettings.defaultFontPath, height: 32),
-                format: format, frameWidth: 320, frameHeight: 240))
+                text: "Cam 12:34", item: Self.item, margins: (16, 16), framing: Self.whole,
+                font: FontFace(path: OverlayDefaults.fontPath, height: 32), format: format, frameWidth: 320, frameHeight: 240))
         _ = renderer
         let inside = Set(try #require(placed.touchedRanges(planes: frame.planes, byteCount: before.count)).flatMap { $0 })
         let changed = before.indices.filter { before[$0] != seen[$0] }
@@ -77,11 +77,14 @@ import Testing
         let item = OverlayItem(text: "XYZ", position: .bottomRight, margin: 10, height: 24)
         let placed = try #require(
             PlacedText(
-                text: "XYZ", item: item, font: FontFace(path: OverlaySettings.defaultFontPath, height: 24), format: .i420,
-                frameWidth: 320, frameHeight: 240))
+                text: "XYZ", item: item, margins: (10, 10), framing: Self.whole,
+                font: FontFace(path: OverlayDefaults.fontPath, height: 24), format: .i420, frameWidth: 320, frameHeight: 240))
         #expect((320 - 11...320 - 9).contains(placed.x + placed.width))
         #expect((240 - 11...240 - 9).contains(placed.y + placed.height))
     }
+
+    /// A 320x240 frame streamed at its own size.
+    static let whole = StreamFraming(frameWidth: 320, frameHeight: 240, stream: nil, scaling: .fit)
 
     @Test func passesFramesThroughWithoutItems() throws {
         let stage = try OverlayStage(settings: nil)
@@ -114,5 +117,24 @@ import Testing
         }
         let drawn = seen != before
         #expect(drawn)
+    }
+}
+
+/// The planar row blend (16 samples at a time) against the one-sample formula it stands for.
+@Suite struct OverlayRowBlendTests {
+    @Test(arguments: [1, 15, 16, 17, 33, 200])
+    func vectorsAgreeWithTheFormula(count: Int) {
+        var generator = SystemRandomNumberGenerator()
+        let under = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let over = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        // Every alpha, 0 and 255 among them.
+        let alpha = (0..<count).map { UInt8(truncatingIfNeeded: $0 * 37 + ($0 % 3 == 0 ? 0 : 255)) }
+        var line = under
+        line.withUnsafeMutableBufferPointer { line in
+            ComponentLayer.blendRow(line.baseAddress!, over, alpha, count: count)
+        }
+        let expected = (0..<count).map { ComponentLayer.mix(under[$0], over[$0], alpha[$0]) }
+        #expect(line == expected)
+        #expect((0..<count).filter { alpha[$0] == 0 }.allSatisfy { line[$0] == under[$0] })
     }
 }

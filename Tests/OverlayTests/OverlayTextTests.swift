@@ -22,13 +22,13 @@ import Testing
 
     @Test func lineHeightIsTheHeightAskedFor() throws {
         for height in [16, 32, 48, 96] {
-            let face = try FontFace(path: OverlaySettings.defaultFontPath, height: height)
+            let face = try FontFace(path: OverlayDefaults.fontPath, height: height)
             #expect(abs(face.lineHeight - height) <= max(2, height / 16))
         }
     }
 
     @Test func glyphsAreRasterisedOnce() throws {
-        let face = try FontFace(path: OverlaySettings.defaultFontPath, height: 32)
+        let face = try FontFace(path: OverlayDefaults.fontPath, height: 32)
         for _ in 0..<5 { _ = TextLayer(text: "12:34:56", style: OverlayItem(text: ""), font: face) }
         #expect(face.cachedGlyphCount == 7, "1 2 3 4 5 6 and the colon")
     }
@@ -43,8 +43,9 @@ import Testing
             var copy = bytes
             copy.withUnsafeMutableBytes { raw in
                 let base = raw.bindMemory(to: UInt8.self).baseAddress!
-                let saved = renderer.blend(into: base, byteCount: raw.count, frame: frame, wallSeconds: second)
-                saved?.restore(into: base)
+                var saved = SavedBytes()
+                #expect(renderer.blend(into: base, byteCount: raw.count, frame: frame, wallSeconds: second, saving: &saved))
+                saved.restore(into: base)
             }
             #expect(copy == bytes)
         }

@@ -1,20 +1,24 @@
 /// Where a source frame goes in the encoded picture for a `ScalingMode`: which part of the source
 /// is used and which part of the destination it fills. Offsets are even, so the 4:2:0 chroma planes
 /// line up with the luma; destination sizes are even too.
-struct ScaleGeometry: Hashable {
-    struct Rect: Hashable {
-        var x, y, width, height: Int
+public struct ScaleGeometry: Hashable, Sendable {
+    public struct Rect: Hashable, Sendable {
+        public var x, y, width, height: Int
+
+        public init(x: Int, y: Int, width: Int, height: Int) {
+            (self.x, self.y, self.width, self.height) = (x, y, width, height)
+        }
     }
 
-    var source: Rect
-    var destination: Rect
+    public var source: Rect
+    public var destination: Rect
 
     /// True when the picture leaves bars around it that must be painted black.
-    func hasBars(width: Int, height: Int) -> Bool {
+    public func hasBars(width: Int, height: Int) -> Bool {
         destination != Rect(x: 0, y: 0, width: width, height: height)
     }
 
-    init(sourceWidth w: Int, sourceHeight h: Int, width W: Int, height H: Int, mode: ScalingMode) {
+    public init(sourceWidth w: Int, sourceHeight h: Int, width W: Int, height H: Int, mode: ScalingMode) {
         let wholeSource = Rect(x: 0, y: 0, width: w, height: h)
         let wholeDestination = Rect(x: 0, y: 0, width: W, height: H)
         // Compare w/h with W/H without division: positive when the source is wider.
