@@ -1,6 +1,6 @@
 import Config
-import Dispatch
 import Logging
+import Media
 import StatusServer
 
 /// SIGHUP: read the config file again and apply it to the running pipeline.
@@ -72,10 +72,8 @@ actor ReloadCoordinator {
         http?.apply(resolved.settings.http?.listen)
         let control = self.control
         let settings = resolved.settings
-        // Opening an RTMP output blocks while it connects: keep that off the cooperative pool.
-        let outcome = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: control.reload(to: settings)) }
-        }
+        // Opening outputs and restarting stages blocks: keep that off the cooperative pool.
+        let outcome = await DedicatedThread.run { control.reload(to: settings) }
         if logLevel.level != resolved.logLevel {
             logLevel.level = resolved.logLevel
             logger.notice("log level changed", metadata: ["level": "\(resolved.logLevel)"])
