@@ -1,26 +1,35 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 /// Test hook, debug builds only: `CAMCAST_DEBUG_STALL_CAPTURE_WHILE_EXISTS=/some/file` makes the
 /// capture thread block before each frame for as long as that file exists — a wedged driver, as
 /// far as everything downstream can tell. Tests use it to show that the systemd watchdog pings stop
 /// when frames stop, and that a stop signal still ends a daemon whose capture thread is stuck.
 ///
-/// `CAMCAST_DEBUG_STALL_START_WHILE_EXISTS=/some/file` blocks the start the same way, where the
-/// camera opens: a device whose open hangs. Tests use it to show that a blocked open does not
-/// stall the cooperative pool (signals are still heard).
+/// `startPathInProcess` blocks a pipeline's start the same way, where the camera opens: a device
+/// whose open hangs. An in-process test uses it to show that a blocked open leaves the task's
+/// executor free.
 ///
-/// Release builds ignore the variables: nothing in production can stall the pipeline on purpose.
+/// Release builds ignore both: nothing in production can stall the pipeline on purpose.
 struct DebugCaptureStall: Sendable {
     static let environmentVariable = "CAMCAST_DEBUG_STALL_CAPTURE_WHILE_EXISTS"
     let path: String
 
-    static let startEnvironmentVariable = "CAMCAST_DEBUG_STALL_START_WHILE_EXISTS"
-
     static func fromEnvironment() -> DebugCaptureStall? { named(environmentVariable) }
 
-    static func startFromEnvironment() -> DebugCaptureStall? { named(startEnvironmentVariable) }
+    /// The start hook (debug builds only), set by an in-process test rather than through the
+    /// environment, which every daemon the test process starts meanwhile would inherit.
+    static let startPathInProcess = Mutex<String?>(nil)
+
+    static func forStart() -> DebugCaptureStall? {
+        #if DEBUG
+        return startPathInProcess.withLock { $0 }.map { DebugCaptureStall(path: $0) }
+        #else
+        return nil
+        #endif
+    }
 
     private static func named(_ variable: String) -> DebugCaptureStall? {
         #if DEBUG

@@ -168,7 +168,7 @@ public struct Pipeline: Service {
         stages.deliver.withLock { $0 = deliver }
         do {
             // The camera opens and negotiates on its capture thread; start waits for that.
-            let startStall = DebugCaptureStall.startFromEnvironment()
+            let startStall = DebugCaptureStall.forStart()
             try await DedicatedThread.run {
                 startStall?.waitWhileStalled()
                 try source.start(deliver: deliver)
