@@ -90,7 +90,7 @@ struct BitrateAdapter: Service {
     /// a picture's encode); false, with a warning, if the encoder refused.
     private func set(_ kbps: Int, on stages: PipelineStages) async -> Bool {
         let encoder = stages.encoder
-        let failure = await Pipeline.offThePool { () -> String? in
+        let failure = await DedicatedThread.run { () -> String? in
             do {
                 try encoder.reconfigure(bitrateKbps: kbps)
                 return nil

@@ -1,20 +1,39 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 /// Test hook, debug builds only: `CAMCAST_DEBUG_STALL_CAPTURE_WHILE_EXISTS=/some/file` makes the
 /// capture thread block before each frame for as long as that file exists — a wedged driver, as
 /// far as everything downstream can tell. Tests use it to show that the systemd watchdog pings stop
 /// when frames stop, and that a stop signal still ends a daemon whose capture thread is stuck.
 ///
-/// Release builds ignore the variable: nothing in production can stall the pipeline on purpose.
+/// `startPathInProcess` blocks a pipeline's start the same way, where the camera opens: a device
+/// whose open hangs. An in-process test uses it to show that a blocked open leaves the task's
+/// executor free.
+///
+/// Release builds ignore both: nothing in production can stall the pipeline on purpose.
 struct DebugCaptureStall: Sendable {
     static let environmentVariable = "CAMCAST_DEBUG_STALL_CAPTURE_WHILE_EXISTS"
     let path: String
 
-    static func fromEnvironment() -> DebugCaptureStall? {
+    static func fromEnvironment() -> DebugCaptureStall? { named(environmentVariable) }
+
+    /// The start hook (debug builds only), set by an in-process test rather than through the
+    /// environment, which every daemon the test process starts meanwhile would inherit.
+    static let startPathInProcess = Mutex<String?>(nil)
+
+    static func forStart() -> DebugCaptureStall? {
         #if DEBUG
-        guard let path = getenv(environmentVariable).map({ String(cString: $0) }), !path.isEmpty else { return nil }
+        return startPathInProcess.withLock { $0 }.map { DebugCaptureStall(path: $0) }
+        #else
+        return nil
+        #endif
+    }
+
+    private static func named(_ variable: String) -> DebugCaptureStall? {
+        #if DEBUG
+        guard let path = getenv(variable).map({ String(cString: $0) }), !path.isEmpty else { return nil }
         return DebugCaptureStall(path: path)
         #else
         return nil

@@ -74,9 +74,12 @@ public struct Pipeline: Service {
             if let audio, let origin, audio.needsOrigin { audio.videoStarted(originMilliseconds: origin) }
             if let interleaver { interleaver.push(packet) } else { toOutputs(packet) }
         }
+        // Opening x264/x265, the camera and ALSA blocks: each on a thread of its own, so the
+        // cooperative pool keeps serving signals and status meanwhile (issue 26 #5).
         let encoder: EncoderSession
         do {
-            encoder = try EncoderSession(settings: settings.encoder, logger: logger, output: handlePicture)
+            let (settings, logger) = (settings, logger)
+            encoder = try await DedicatedThread.run { try EncoderSession(settings: settings.encoder, logger: logger, output: handlePicture) }
         } catch {
             throw PipelineError.encoderFailed("\(error)")
         }
@@ -105,7 +108,7 @@ public struct Pipeline: Service {
         for output in outputs {
             do {
                 do {
-                    try output.open()
+                    try await DedicatedThread.run { () throws(OutputFailure) in try output.open() }
                 } catch {
                     // Only a file output fails to open (an RTMP output connects in the background):
                     // a path the sandbox or permissions forbid, which no restart will mend.
@@ -115,7 +118,7 @@ public struct Pipeline: Service {
             } catch {
                 // The ones already open end properly (an RTMP one unpublishes) before the error.
                 let toFinish = opened
-                await Self.offThePool {
+                await DedicatedThread.run {
                     for output in toFinish { output.finish(endTime: 0, drainSeconds: 0) }
                 }
                 throw error
@@ -124,7 +127,8 @@ public struct Pipeline: Service {
 
         let source: any FrameSource
         do {
-            source = try makeSource(stop: stop)
+            let pipeline = self
+            source = try await DedicatedThread.run { try pipeline.makeSource(stop: stop) }
         } catch {
             await Self.abandon(outputs)
             throw error
@@ -175,14 +179,19 @@ public struct Pipeline: Service {
         }
         stages.deliver.withLock { $0 = deliver }
         do {
-            try source.start(deliver: deliver)
+            // The camera opens and negotiates on its capture thread; start waits for that.
+            let startStall = DebugCaptureStall.forStart()
+            try await DedicatedThread.run {
+                startStall?.waitWhileStalled()
+                try source.start(deliver: deliver)
+            }
         } catch {
             await Self.abandon(outputs)
             throw error
         }
         stages.source.withLock { $0 = source }
         do {
-            try audio?.start()
+            try await DedicatedThread.run { try audio?.start() }
         } catch {
             // The video source runs already: stop it, then let the outputs end as on any stop.
             stop.fire(.failed(.sourceFailed("audio: \(error)")))
@@ -206,7 +215,7 @@ public struct Pipeline: Service {
 
         // Teardown blocks (joins, drains, the encoder's flush): on a thread of its own, so the
         // cooperative pool keeps serving signals, status and the watchdog meanwhile.
-        let (finalSource, delivery) = await Self.offThePool { () -> ((any FrameSource)?, OutputStatistics) in
+        let (finalSource, delivery) = await DedicatedThread.run { () -> ((any FrameSource)?, OutputStatistics) in
             // Does not wait for a reload in progress; none starts after this.
             stages.close()
             control.detach()
@@ -337,27 +346,13 @@ public struct Pipeline: Service {
     /// A start that failed after the outputs opened: file outputs take their (empty) files away,
     /// the others end as on a stop (an RTMP output unpublishes). No debris (issue 25).
     static func abandon(_ outputs: [any StreamOutput]) async {
-        await offThePool {
+        await DedicatedThread.run {
             for output in outputs {
                 if let file = output as? any DiscardableOutput {
                     file.discardIfUnused()
                 } else {
                     output.finish(endTime: 0, drainSeconds: 0)
                 }
-            }
-        }
-    }
-
-    /// Runs `body` on a thread of its own and resumes with its result: blocking work (joins,
-    /// drains, flushes) never occupies a thread of the cooperative pool.
-    static func offThePool<R: Sendable>(_ body: @escaping @Sendable () -> R) async -> R {
-        await withCheckedContinuation { continuation in
-            do {
-                let thread = try DedicatedThread { continuation.resume(returning: body()) }
-                thread.detach()
-            } catch {
-                // Out of threads: do it here rather than not at all.
-                continuation.resume(returning: body())
             }
         }
     }

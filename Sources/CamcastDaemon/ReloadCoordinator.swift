@@ -1,6 +1,6 @@
 import Config
-import Dispatch
 import Logging
+import Media
 import StatusServer
 
 /// SIGHUP: read the config file again and apply it to the running pipeline.
@@ -8,8 +8,18 @@ import StatusServer
 /// The new file goes through exactly the checks of a start (SettingsResolver, with the same
 /// command-line flags and environment on top, so flags keep winning). If it has any problem,
 /// every problem is logged and nothing changes. systemd hears RELOADING=1 before and READY=1 after,
-/// either way. Reloads run one at a time.
+/// either way.
+///
+/// Reloads run one at a time: the actor alone does not ensure that, since it lets a second call
+/// in while the first awaits the pipeline (issue 26 #3: two reloads side by side, RELOADING=1
+/// and READY=1 interleaved). A SIGHUP that arrives during a reload is remembered, and however
+/// many arrive, they make one more reload after it, which reads the file as it is then.
 actor ReloadCoordinator {
+    /// A reload is under way.
+    private var isReloading = false
+    /// A SIGHUP came during it: reload once more when it is done.
+    private var isRequestedAgain = false
+
     private let flags: CommandLineSettings
     private let environment: [String: String]
     private let control: PipelineControl
@@ -32,7 +42,21 @@ actor ReloadCoordinator {
         self.logger = logger
     }
 
+    /// Reloads now, or once more after the reload under way.
     func reload() async {
+        guard !isReloading else {
+            isRequestedAgain = true
+            return
+        }
+        isReloading = true
+        repeat {
+            isRequestedAgain = false
+            await reloadOnce()
+        } while isRequestedAgain
+        isReloading = false
+    }
+
+    private func reloadOnce() async {
         notifier.reloading()
         logger.notice("reloading", metadata: ["config": "\(flags.configPath ?? "none")"])
         let resolved: ResolvedRun
@@ -48,10 +72,8 @@ actor ReloadCoordinator {
         http?.apply(resolved.settings.http?.listen)
         let control = self.control
         let settings = resolved.settings
-        // Opening an RTMP output blocks while it connects: keep that off the cooperative pool.
-        let outcome = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: control.reload(to: settings)) }
-        }
+        // Opening outputs and restarting stages blocks: keep that off the cooperative pool.
+        let outcome = await DedicatedThread.run { control.reload(to: settings) }
         if logLevel.level != resolved.logLevel {
             logLevel.level = resolved.logLevel
             logger.notice("log level changed", metadata: ["level": "\(resolved.logLevel)"])

@@ -8,8 +8,11 @@ extension FLVFileOutput {
     /// never destroy the previous recording (issue 14 #9); the writer still creates with O_TRUNC,
     /// but only ever on a name that did not exist a moment before.
     ///
+    /// A FIFO or a character device (`/dev/stdout`, a pipe to another program) holds no
+    /// recording, so it is written as named.
+    ///
     /// - Parameter now: seconds since the epoch, named in local time (the name a person reads).
-    static func freshPath(for path: String, now: time_t = time(nil), exists: (String) -> Bool = { access($0, F_OK) == 0 }) -> String {
+    static func freshPath(for path: String, now: time_t = time(nil), exists: (String) -> Bool = holdsRecording) -> String {
         guard exists(path) else { return path }
         let ext = pathExtension(path)
         let stem = String(path.dropLast(ext.isEmpty ? 0 : ext.count + 1))
@@ -22,6 +25,15 @@ extension FLVFileOutput {
             counter += 1
         }
         return candidate
+    }
+
+    /// Whether something is at `path` that a new file must not replace: anything but a FIFO or
+    /// a character device.
+    static func holdsRecording(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        let type = info.st_mode & S_IFMT
+        return type != S_IFIFO && type != S_IFCHR
     }
 
     /// The last name's extension without its dot (`cam.flv` → `flv`); none for `cam`, `.flv`

@@ -19,6 +19,8 @@ public final class RTMPConnectionWatch: Sendable {
         var abortReason: String?
         /// Set for good by `cancel`: every socket attached afterwards is shut down at once.
         var cancelled = false
+        /// The name lookup of the attempt under way, before it has a socket.
+        var lookup: NameLookup?
     }
 
     private let state = Mutex(State())
@@ -42,12 +44,25 @@ public final class RTMPConnectionWatch: Sendable {
         }
     }
 
+    /// Watches the attempt's name lookup until `detachLookup`: a cancel ends its wait at once.
+    func attach(lookup: NameLookup) {
+        state.withLock { state in
+            state.lookup = lookup
+            if state.cancelled { lookup.cancel() }
+        }
+    }
+
+    func detachLookup() {
+        state.withLock { $0.lookup = nil }
+    }
+
     /// Ends the attempt for good, from any thread: a connect in progress fails at its next read or
     /// write (`RTMPError.Kind.cancelled`), and one not yet started fails before it sends anything.
     /// A server thus never sees a publish the stopping output had not sent yet.
     public func cancel() {
         state.withLock { state in
             state.cancelled = true
+            state.lookup?.cancel()
             if state.fd >= 0 { shutdown(state.fd, Int32(SHUT_RDWR)) }
         }
     }

@@ -33,10 +33,15 @@ extension RTMPPublisher {
 
         let connection: TCPConnector.Connection
         do throws(TCPConnector.Failure) {
-            connection = try TCPConnector.connect(host: url.host, port: url.port, timeoutSeconds: timeout)
+            // The lookup is watched too: a stop must not wait for a DNS server that never answers.
+            let lookup = NameLookup()
+            watch.attach(lookup: lookup)
+            defer { watch.detachLookup() }
+            connection = try TCPConnector.connect(host: url.host, port: url.port, deadline: deadline, lookup: lookup)
         } catch {
             switch error {
             case .dns(let message): throw self.error(.dnsFailure, detail: message)
+            case .cancelled: throw self.error(.cancelled)
             case .refused: throw self.error(.connectionRefused)
             case .timedOut: throw self.error(.connectTimeout)
             case .failed(let code): throw self.error(.connectFailed(errno: code))

@@ -7,13 +7,16 @@ import Glibc
 ///
 /// librtmp's `RTMP_Connect` resolves with `gethostbyname` (IPv4 only, not thread-safe) and
 /// calls a blocking `connect()` with no timeout, so an unreachable host would hold the
-/// publisher thread for the kernel's SYN retry time (about two minutes). Here: getaddrinfo,
-/// then a non-blocking connect per address under one deadline, and an errno we can classify.
+/// publisher thread for the kernel's SYN retry time (about two minutes). Here: getaddrinfo (on a
+/// thread of its own, `NameLookup`), then a non-blocking connect per address, all under one
+/// deadline, and an errno we can classify.
 enum TCPConnector {
     enum Failure: Error, Equatable {
         case dns(message: String)
         case refused
         case timedOut
+        /// A stop ended the attempt while it waited for the name.
+        case cancelled
         case failed(errno: Int32)
     }
 
@@ -26,30 +29,35 @@ enum TCPConnector {
         let address: String
     }
 
-    /// Tries each address getaddrinfo returns (A and AAAA, in the order RFC 6724 sorts them), all
-    /// within one deadline: an AAAA-only name or an IPv6 literal works like any other.
-    static func connect(host: String, port: UInt16, timeoutSeconds: Int) throws(Failure) -> Connection {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_protocol = Int32(IPPROTO_TCP)
-        var list: UnsafeMutablePointer<addrinfo>?
-        let rc = getaddrinfo(host, String(port), &hints, &list)
-        guard rc == 0 else {
-            let message = rc == EAI_SYSTEM ? String(cString: strerror(errno)) : String(cString: gai_strerror(rc))
-            throw .dns(message: message)
+    /// Tries each address the name lookup returns (A and AAAA, in the order RFC 6724 sorts them),
+    /// all within one deadline that the lookup counts against too: an AAAA-only name or an IPv6
+    /// literal works like any other, and a DNS server that never answers ends in `.timedOut` at
+    /// the deadline (or `.cancelled` when `lookup` is cancelled), not after the resolver's retries.
+    static func connect(host: String, port: UInt16, deadline: ContinuousClock.Instant, lookup: NameLookup) throws(Failure) -> Connection {
+        let addresses: [NameLookup.Address]
+        do {
+            addresses = try lookup.resolve(host: host, port: port, until: deadline)
+        } catch {
+            switch error {
+            case .failed(let message): throw .dns(message: message)
+            case .timedOut: throw .timedOut
+            case .cancelled: throw .cancelled
+            }
         }
-        defer { freeaddrinfo(list) }
-
-        let deadline = ContinuousClock.now + .seconds(max(1, timeoutSeconds))
         var lastFailure = Failure.timedOut
-        var entry = list
-        while let info = entry?.pointee {
-            entry = info.ai_next
+        for address in addresses {
             do throws(Failure) {
-                let fd = try connectOne(info, deadline: deadline)
-                return Connection(socket: fd, family: info.ai_family == AF_INET6 ? "IPv6" : "IPv4",
-                                  address: numericAddress(info, port: port))
+                // A Result: withUnsafeBytes rethrows untyped errors.
+                let fd = try address.bytes.withUnsafeBytes { raw in
+                    Result { () throws(Failure) -> Int32 in
+                        let pointer = raw.baseAddress!.assumingMemoryBound(to: sockaddr.self)
+                        return try connectOne(address, to: pointer, length: socklen_t(raw.count), deadline: deadline)
+                    }
+                }.get()
+                let numeric = address.bytes.withUnsafeBytes { raw in
+                    numericAddress(raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), length: socklen_t(raw.count), family: address.family, port: port)
+                }
+                return Connection(socket: fd, family: address.family == AF_INET6 ? "IPv6" : "IPv4", address: numeric)
             } catch {
                 lastFailure = error
                 if error == .timedOut { break }
@@ -58,8 +66,10 @@ enum TCPConnector {
         throw lastFailure
     }
 
-    private static func connectOne(_ info: addrinfo, deadline: ContinuousClock.Instant) throws(Failure) -> Int32 {
-        let fd = socket(info.ai_family, info.ai_socktype, info.ai_protocol)
+    private static func connectOne(
+        _ info: NameLookup.Address, to address: UnsafePointer<sockaddr>, length: socklen_t, deadline: ContinuousClock.Instant
+    ) throws(Failure) -> Int32 {
+        let fd = socket(info.family, info.socketType, info.socketProtocol)
         guard fd >= 0 else { throw .failed(errno: errno) }
         var keepOpen = false
         defer { if !keepOpen { close(fd) } }
@@ -70,11 +80,11 @@ enum TCPConnector {
             throw .failed(errno: errno)
         }
 
-        AbandonedConnections.bindForReconnect(fd, to: info.ai_addr, length: info.ai_addrlen)
-        if Glibc.connect(fd, info.ai_addr, info.ai_addrlen) != 0 {
+        AbandonedConnections.bindForReconnect(fd, to: address, length: length)
+        if Glibc.connect(fd, address, length) != 0 {
             let code = errno
             // The old port is in use towards this server after all: connect from any port.
-            if code == EADDRNOTAVAIL || code == EADDRINUSE { AbandonedConnections.forget(info.ai_addr, length: info.ai_addrlen) }
+            if code == EADDRNOTAVAIL || code == EADDRINUSE { AbandonedConnections.forget(address, length: length) }
             guard code == EINPROGRESS else { throw failure(code) }
             try waitWritable(fd, deadline: deadline)
             var soError: Int32 = 0
@@ -86,17 +96,17 @@ enum TCPConnector {
         let flags = fcntl(fd, F_GETFL)
         guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else { throw .failed(errno: errno) }
         keepOpen = true
-        AbandonedConnections.forget(info.ai_addr, length: info.ai_addrlen)
+        AbandonedConnections.forget(address, length: length)
         return fd
     }
 
-    private static func numericAddress(_ info: addrinfo, port: UInt16) -> String {
+    private static func numericAddress(_ address: UnsafePointer<sockaddr>, length: socklen_t, family: Int32, port: UInt16) -> String {
         var text = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-        guard getnameinfo(info.ai_addr, info.ai_addrlen, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0 else {
+        guard getnameinfo(address, length, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0 else {
             return "?"
         }
         let host = String(cString: text)
-        return info.ai_family == AF_INET6 ? "[\(host)]:\(port)" : "\(host):\(port)"
+        return family == AF_INET6 ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
     private static func waitWritable(_ fd: Int32, deadline: ContinuousClock.Instant) throws(Failure) {

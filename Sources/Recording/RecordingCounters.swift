@@ -6,9 +6,6 @@ import Telemetry
 final class RecordingCounters: Sendable {
     let bytesWritten = Atomic<Int>(0)
     let videoFrames = Atomic<Int>(0)
-    /// Pictures the output thread took in: written, kept in an outage pre-roll, or passed over
-    /// while paused. The status line's "out" rate: the thread keeps up.
-    let framesHandled = Atomic<Int>(0)
     let segmentsStarted = Atomic<Int>(0)
     let filesDeleted = Atomic<Int>(0)
     let paused = Atomic<Bool>(false)

@@ -8,8 +8,8 @@ import Telemetry
 import Glibc
 #endif
 
-/// Segmented MP4 recording as an output: packets go to a thread of its own (`OutputWorker`),
-/// which alone owns the recorder, so no lock is held while a segment is written or synced and
+/// Segmented MP4 recording as an output: packets go to a `ContainerWriter`,
+/// whose thread alone owns the recorder (`RecordingFile`), so no lock is held while a segment is written or synced and
 /// a slow disk never holds up the encoder or the other outputs.
 ///
 /// A full disk does not end this output (the recorder pauses and resumes); only a directory that
@@ -18,11 +18,8 @@ package final class RecordingOutput: StreamOutput {
     package let name: String
     private let settings: RecordingSettings
     private let logger: Logger
-    private let worker: OutputWorker
+    private let writer: ContainerWriter
     private let counters: RecordingCounters
-    /// Made in `open`, then used by the worker thread alone (and by `finish` after it ended).
-    private nonisolated(unsafe) var recorder: SegmentRecorder?
-    private nonisolated(unsafe) var outage: OutageRecorder?
     private let stream: RecordedStream
     private let isDown: @Sendable () -> Bool
     private let requestKeyframe: @Sendable () -> Void
@@ -39,7 +36,7 @@ package final class RecordingOutput: StreamOutput {
         self.stream = stream
         self.logger = logger
         name = settings.description
-        worker = OutputWorker(maxSpanMilliseconds: OutputWorker.fileQueueMilliseconds, requestKeyframe: requestKeyframe)
+        writer = ContainerWriter(name: settings.description, logger: logger, requestKeyframe: requestKeyframe)
     }
 
     package func open() throws(OutputFailure) {
@@ -49,18 +46,11 @@ package final class RecordingOutput: StreamOutput {
             throw OutputFailure(output: name, reason: error.description)
         }
         let recorder = SegmentRecorder(settings: settings, stream: stream, logger: logger, counters: counters)
-        self.recorder = recorder
         let outage = settings.outage.map { OutageRecorder(recorder: recorder, policy: $0, isDown: isDown, logger: logger) }
-        self.outage = outage
         do {
-            let counters = self.counters
-            try worker.start { packet in
-                if packet.mediaKind == .video { counters.framesHandled.add(1, ordering: .relaxed) }
-                if let outage { outage.handle(packet) } else { recorder.handle(packet) }
-            }
+            // A full disk pauses the recorder instead of failing the output: no failure to report.
+            try writer.start(RecordingFile(recorder: recorder, outage: outage), onFailure: { _ in })
         } catch {
-            self.recorder = nil
-            self.outage = nil
             throw OutputFailure(output: name, reason: error.description)
         }
         counters.meter?.enter(.writing)
@@ -76,19 +66,16 @@ package final class RecordingOutput: StreamOutput {
     }
 
     package func write(_ packet: MediaPacket) {
-        worker.push(packet)
+        writer.push(packet)
     }
 
     package func finish(endTime: Int64, drainSeconds: Double) {
-        guard worker.stop(drainSeconds: drainSeconds) else {
+        guard writer.stop(.finish(endTime: endTime), drainSeconds: drainSeconds) else {
             // The thread is still inside a write: the file keeps what was synced, and the thread
-            // owns the recorder until it returns.
+            // cuts its segment back to the last complete fragment when the write returns.
             logger.error("recording did not finish in time; its segment ends at its last complete fragment", metadata: ["directory": "\(settings.directory)"])
             return
         }
-        if let outage { outage.finish() } else { recorder?.finish() }
-        recorder = nil
-        outage = nil
         counters.meter?.enter(.stopped)
         logger.info(
             "recording stopped",
@@ -101,8 +88,8 @@ package final class RecordingOutput: StreamOutput {
 
     package var statistics: OutputStatistics {
         OutputStatistics(
-            queuedPackets: worker.queuedPackets, droppedFrames: worker.droppedFrames,
-            sentFrames: counters.framesHandled.load(ordering: .relaxed))
+            queuedPackets: writer.queuedPackets, droppedFrames: writer.droppedFrames,
+            sentFrames: writer.sentFrames.load(ordering: .relaxed))
     }
 
     /// Its own figures for /status and /metrics, read at scrape time: atomics, one small lock, and

@@ -75,6 +75,13 @@ final class SegmentRecorder: @unchecked Sendable {
         sweep()
     }
 
+    /// Its writer gave up waiting for a hung disk: the segment in progress is cut back to its
+    /// last complete fragment and closed, with no index or retention work after it.
+    func abandon() {
+        if case .recording(let file, _) = phase { file.abandon() }
+        phase = .waitingForKeyframe
+    }
+
     private func atKeyframe(_ keyframe: MediaPacket) {
         switch phase {
         case .recording(let file, let startWall):

@@ -91,3 +91,26 @@ extension FLVFileOutputTests {
         #expect(output.statistics.sentFrames == 4)
     }
 }
+
+extension FLVFileOutputTests {
+    /// Issue 25, on the container writer: a run that did not start leaves no header-only file,
+    /// and a file that got media is finished, not removed.
+    @Test func aRunThatDidNotStartLeavesNoFileButOneWithMediaIsKept() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let empty = directory.appendingPathComponent("empty.flv").path
+        let unused = FLVFileOutput(path: empty, metadata: Self.metadata, logger: Self.logger) { _ in }
+        try unused.open()
+        #expect(FileManager.default.fileExists(atPath: empty))
+        unused.discardIfUnused()
+        #expect(!FileManager.default.fileExists(atPath: empty))
+
+        let used = directory.appendingPathComponent("used.flv").path
+        let output = FLVFileOutput(path: used, metadata: Self.metadata, logger: Self.logger) { _ in }
+        try output.open()
+        output.write(FrameStream(gop: 30).packet(0))
+        output.discardIfUnused()
+        let tags = try FLVReader.readFile(atPath: used).tags
+        #expect(tags.contains { $0.type == .video })
+    }
+}

@@ -1,0 +1,32 @@
+import Media
+import Outputs
+
+/// The segment recorder (behind the outage recorder in `mode: outage`) as the file of a
+/// `ContainerWriter`: owned by that thread alone, so no lock is held while a segment is written
+/// or synced. A full disk does not end the output: the recorder pauses and resumes by itself.
+final class RecordingFile: ContainerFile, @unchecked Sendable {
+    // @unchecked: used by the writer thread alone once started (see ContainerFile).
+    private let recorder: SegmentRecorder
+    private let outage: OutageRecorder?
+
+    init(recorder: SegmentRecorder, outage: OutageRecorder?) {
+        self.recorder = recorder
+        self.outage = outage
+    }
+
+    /// Every picture the thread took in counts (written, kept in an outage pre-roll, or passed
+    /// over while paused): the status line's "out" rate says the thread keeps up.
+    func write(_ packet: MediaPacket) throws(OutputFailure) -> Bool {
+        if let outage { outage.handle(packet) } else { recorder.handle(packet) }
+        return packet.mediaKind == .video
+    }
+
+    func end(_ ending: ContainerEnding) {
+        switch ending {
+        case .abandon:
+            recorder.abandon()
+        case .finish, .discardIfUnused:
+            if let outage { outage.finish() } else { recorder.finish() }
+        }
+    }
+}
