@@ -39,7 +39,7 @@ let package = Package(
         // libyaml's event parser, which Config composes its node tree from (with line and column).
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         // Segmented recording: libavformat's mov muxer writing fragmented MP4.
-        .systemLibrary(name: "CAVFormat", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev"])]),
+        .systemLibrary(name: "CAVFormat", providers: [.apt(["libavformat-dev"])]),
         // FreeType rasterises the overlay's glyphs (the clock and text burned into the picture).
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
 

@@ -4,8 +4,16 @@
 // Recording's SegmentFile (and nothing else).
 // The muxer writes through an AVIOContext over the caller's file descriptor, so the caller knows
 // how many bytes reached the file and can fdatasync at each fragment boundary.
+//
+// libavformat is loaded with dlopen when the first segment opens, not linked: Debian's build
+// brings 31 more shared libraries with it (Kerberos, ZeroMQ, SRT, libssh, libbluray, …), and
+// loading them at every start cost each daemon ~3 MB of resident memory and ~15 ms before READY=1,
+// recording or not (scripts/bench's startup section). Only the libavformat calls below go through
+// the table; libavcodec and libavutil, which the AAC encoder links anyway, are called directly.
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,7 +22,69 @@
 #include <libavutil/dict.h>
 #include <libavutil/error.h>
 #include <libavutil/log.h>
+#include <libavutil/macros.h>
 #include <libavutil/mem.h>
+
+// The soname of the libavformat these headers describe (libavformat.so.59 on Debian 12).
+#define CAVFORMAT_SONAME "libavformat.so." AV_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR)
+
+// The libavformat functions the recorder calls, resolved by cavformat_load.
+typedef struct cavformat_api {
+    int (*alloc_output_context2)(AVFormatContext **, const AVOutputFormat *, const char *, const char *);
+    void (*free_context)(AVFormatContext *);
+    AVStream *(*new_stream)(AVFormatContext *, const AVCodec *);
+    int (*write_header)(AVFormatContext *, AVDictionary **);
+    int (*write_frame)(AVFormatContext *, AVPacket *);
+    int (*write_trailer)(AVFormatContext *);
+    AVIOContext *(*io_alloc_context)(unsigned char *, int, int, void *, int (*)(void *, uint8_t *, int),
+                                     int (*)(void *, uint8_t *, int), int64_t (*)(void *, int64_t, int));
+    void (*io_context_free)(AVIOContext **);
+    void (*io_flush)(AVIOContext *);
+} cavformat_api;
+
+// The table once loaded (NULL before), and why loading failed. Function-local statics, because
+// Swift emits a header's functions but not its variables; several object files may each hold a
+// copy: each loads for itself, and dlopen hands all of them the same library.
+static inline const cavformat_api **cavformat_slot(void) { static const cavformat_api *loaded; return &loaded; }
+static inline char *cavformat_failure(void) { static char text[256]; return text; }
+
+// Loads libavformat and resolves the table. Returns 0, or -1 with the reason in
+// cavformat_load_error(). Safe from several threads: a race loads twice and keeps one table.
+static inline int cavformat_load(void) {
+    if (__atomic_load_n(cavformat_slot(), __ATOMIC_ACQUIRE)) return 0;
+    void *library = dlopen(CAVFORMAT_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        const char *reason = dlerror();
+        snprintf(cavformat_failure(), 256, "%s", reason ? reason : CAVFORMAT_SONAME " not found");
+        return -1;
+    }
+    cavformat_api *api = calloc(1, sizeof(cavformat_api));
+    if (!api) { dlclose(library); snprintf(cavformat_failure(), 256, "out of memory"); return -1; }
+#define CAVFORMAT_RESOLVE(field, symbol) \
+    if (!(*(void **)&api->field = dlsym(library, #symbol))) { \
+        snprintf(cavformat_failure(), 256, "%s has no %s", CAVFORMAT_SONAME, #symbol); \
+        free(api); dlclose(library); return -1; }
+    CAVFORMAT_RESOLVE(alloc_output_context2, avformat_alloc_output_context2)
+    CAVFORMAT_RESOLVE(free_context, avformat_free_context)
+    CAVFORMAT_RESOLVE(new_stream, avformat_new_stream)
+    CAVFORMAT_RESOLVE(write_header, avformat_write_header)
+    CAVFORMAT_RESOLVE(write_frame, av_write_frame)
+    CAVFORMAT_RESOLVE(write_trailer, av_write_trailer)
+    CAVFORMAT_RESOLVE(io_alloc_context, avio_alloc_context)
+    CAVFORMAT_RESOLVE(io_context_free, avio_context_free)
+    CAVFORMAT_RESOLVE(io_flush, avio_flush)
+#undef CAVFORMAT_RESOLVE
+    const cavformat_api *expected = 0;
+    // The library stays loaded for the process's life (the table points into it).
+    if (!__atomic_compare_exchange_n(cavformat_slot(), &expected, api, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) free(api);
+    return 0;
+}
+
+// Why cavformat_load failed (dlerror's words), for the one error line.
+static inline const char *cavformat_load_error(void) { return cavformat_failure(); }
+
+// The loaded table; only after cavformat_load returned 0.
+static inline const cavformat_api *cavformat_fn(void) { return __atomic_load_n(cavformat_slot(), __ATOMIC_ACQUIRE); }
 
 typedef struct cavformat_mp4 {
     AVFormatContext *format;
@@ -53,10 +123,10 @@ static inline void cavformat_mp4_free(cavformat_mp4 *mp4) {
     if (!mp4) return;
     if (mp4->format) {
         AVIOContext *pb = mp4->format->pb;
-        avformat_free_context(mp4->format);
+        cavformat_fn()->free_context(mp4->format);
         if (pb) {
             av_freep(&pb->buffer);
-            avio_context_free(&pb);
+            cavformat_fn()->io_context_free(&pb);
         }
     }
     free(mp4);
@@ -79,20 +149,21 @@ static inline int cavformat_set_extradata(AVCodecParameters *par, const uint8_t 
 static inline int cavformat_mp4_open(
     cavformat_mp4 **out, int fd, int mpegts, int hevc, int width, int height, const uint8_t *video_config, int video_config_size,
     int sample_rate, int channels, const uint8_t *audio_config, int audio_config_size) {
+    if (cavformat_load() != 0) return AVERROR(ELIBACC);
     cavformat_mp4 *mp4 = calloc(1, sizeof(cavformat_mp4));
     if (!mp4) return AVERROR(ENOMEM);
     mp4->fd = fd;
     mp4->mpegts = mpegts;
-    int err = avformat_alloc_output_context2(&mp4->format, 0, mpegts ? "mpegts" : "mp4", 0);
+    int err = cavformat_fn()->alloc_output_context2(&mp4->format, 0, mpegts ? "mpegts" : "mp4", 0);
     if (err < 0) { free(mp4); return err; }
     const int buffer_size = 64 * 1024;
     unsigned char *buffer = av_malloc(buffer_size);
     if (!buffer) { cavformat_mp4_free(mp4); return AVERROR(ENOMEM); }
-    mp4->format->pb = avio_alloc_context(buffer, buffer_size, 1, mp4, 0, cavformat_write_all, 0);
+    mp4->format->pb = cavformat_fn()->io_alloc_context(buffer, buffer_size, 1, mp4, 0, cavformat_write_all, 0);
     if (!mp4->format->pb) { av_free(buffer); cavformat_mp4_free(mp4); return AVERROR(ENOMEM); }
     mp4->format->flags |= AVFMT_FLAG_CUSTOM_IO;
 
-    AVStream *video = avformat_new_stream(mp4->format, 0);
+    AVStream *video = cavformat_fn()->new_stream(mp4->format, 0);
     if (!video) { cavformat_mp4_free(mp4); return AVERROR(ENOMEM); }
     video->time_base = (AVRational){1, 1000};
     video->codecpar->codec_type = AVMEDIA_TYPE_VIDEO;
@@ -103,7 +174,7 @@ static inline int cavformat_mp4_open(
     if ((err = cavformat_set_extradata(video->codecpar, video_config, video_config_size)) < 0) { cavformat_mp4_free(mp4); return err; }
 
     if (audio_config) {
-        AVStream *audio = avformat_new_stream(mp4->format, 0);
+        AVStream *audio = cavformat_fn()->new_stream(mp4->format, 0);
         if (!audio) { cavformat_mp4_free(mp4); return AVERROR(ENOMEM); }
         audio->time_base = (AVRational){1, sample_rate};
         audio->codecpar->codec_type = AVMEDIA_TYPE_AUDIO;
@@ -116,7 +187,7 @@ static inline int cavformat_mp4_open(
 
     AVDictionary *options = 0;
     if (!mpegts) av_dict_set(&options, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0);
-    err = avformat_write_header(mp4->format, &options);
+    err = cavformat_fn()->write_header(mp4->format, &options);
     av_dict_free(&options);
     if (err < 0) { cavformat_mp4_free(mp4); return err; }
     *out = mp4;
@@ -139,14 +210,14 @@ static inline int cavformat_mp4_write(
     if (keyframe) packet->flags |= AV_PKT_FLAG_KEY;
     // The muxer's stream time base may differ from the one asked for.
     av_packet_rescale_ts(packet, (AVRational){1, timescale}, mp4->format->streams[stream]->time_base);
-    err = av_write_frame(mp4->format, packet);
+    err = cavformat_fn()->write_frame(mp4->format, packet);
     av_packet_free(&packet);
     return err;
 }
 
 // Pushes what the I/O buffer holds to the descriptor (not the muxer). Returns 0 or a negative AVERROR.
 static inline int cavformat_io_flush(cavformat_mp4 *mp4) {
-    avio_flush(mp4->format->pb);
+    cavformat_fn()->io_flush(mp4->format->pb);
     if (mp4->write_errno) return AVERROR(mp4->write_errno);
     return mp4->format->pb->error < 0 ? mp4->format->pb->error : 0;
 }
@@ -155,7 +226,7 @@ static inline int cavformat_io_flush(cavformat_mp4 *mp4) {
 // descriptor. Returns 0 or a negative AVERROR.
 static inline int cavformat_mp4_flush(cavformat_mp4 *mp4) {
     if (mp4->mpegts) {
-        int err = av_write_frame(mp4->format, 0);
+        int err = cavformat_fn()->write_frame(mp4->format, 0);
         if (err < 0) return err;
     }
     return cavformat_io_flush(mp4);
@@ -164,7 +235,7 @@ static inline int cavformat_mp4_flush(cavformat_mp4 *mp4) {
 // Writes the last fragment and the trailer, then flushes (the muxer is done: only its I/O).
 // Returns 0 or a negative AVERROR.
 static inline int cavformat_mp4_finish(cavformat_mp4 *mp4) {
-    int err = av_write_trailer(mp4->format);
+    int err = cavformat_fn()->write_trailer(mp4->format);
     // The trailer freed the muxer's streams: a later flush must not ask it for anything.
     mp4->mpegts = 0;
     int flushed = cavformat_io_flush(mp4);

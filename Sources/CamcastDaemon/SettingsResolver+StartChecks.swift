@@ -5,6 +5,7 @@ import AudioCapture
 import Config
 import Media
 import RTMP
+import Recording
 import RTMPAddress
 
 /// The checks `camcast run` would otherwise meet only while starting (and exit 1 on, with a file
@@ -31,6 +32,7 @@ extension SettingsResolver {
             case .rtmp: continue
             }
             if let reason = directoryProblem(for: path) { problem("outputs[\(index)]", "\(path): \(reason)") }
+            if case .recording = output, let reason = RecordingLibrary.loadProblem() { problem("outputs[\(index)]", reason) }
         }
         if let tlsCAFile, let reason = TLSTrust.problem(caFile: tlsCAFile) { problem("network.tls_ca_file", reason) }
         if let audio, case .file(let path) = audio.source {

@@ -174,6 +174,7 @@ final class SegmentFile {
     }
 
     private static func text(_ code: Int32) -> String {
+        if code == -ELIBACC, let problem = RecordingLibrary.loadProblem() { return problem }
         var buffer = [CChar](repeating: 0, count: 128)
         cavformat_error_text(code, &buffer, buffer.count)
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -20,4 +20,25 @@ struct PackageSizeTests {
         print("package: /usr/bin/camcast is \(size) bytes")
         #expect(size <= Self.budgetBytes, "camcast is \(size) bytes; something imports all of Foundation (ICU) or a heavy library")
     }
+
+    /// libavformat (and the 31 libraries Debian's build of it needs) is loaded only when a
+    /// recording starts: the binary does not name it, so the .deb's Depends must.
+    @Test func libavformatIsLoadedOnDemandAndStillAPackageDependency() throws {
+        let deb = try SystemdBoot.deb()
+        let depends = try ProcessRunner.run("/usr/bin/dpkg-deb", ["--field", deb.path, "Depends"])
+        try #require(depends.status == 0, "dpkg-deb --field: \(depends.stderr)")
+        #expect(depends.stdout.contains("libavformat59 (>= "), "Depends: \(depends.stdout)")
+        let scratch = try Project.scratchDirectory("deb-binary")
+        let binary = scratch.appendingPathComponent("camcast").path
+        let extract = try ProcessRunner.run(
+            "/bin/sh", ["-c", "dpkg-deb --fsys-tarfile \"$1\" | tar -xO ./usr/bin/camcast > \"$2\"", "sh", deb.path, binary])
+        try #require(extract.status == 0, "extracting the binary: \(extract.stderr)")
+        for path in [binary, Project.camcastBinary.path] {
+            let dynamic = try ProcessRunner.run("/usr/bin/readelf", ["--dynamic", path])
+            try #require(dynamic.status == 0, "readelf: \(dynamic.stderr)")
+            let needed = dynamic.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+            #expect(needed.contains { $0.contains("libavcodec.so") }, "\(path) needs: \(needed)")
+            #expect(!needed.contains { $0.contains("libavformat.so") }, "\(path) links libavformat: \(needed)")
+        }
+    }
 }
