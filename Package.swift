@@ -127,8 +127,10 @@ let package = Package(
         .testTarget(
             name: "RTMPTests",
             // CRTMP: librtmp's own chunk reader is the reference in the differential test.
-            dependencies: ["RTMP", "RTMPAddress", "CRTMP", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["RTMP", "RTMPAddress", "CRTMP", "CRTMPLogProbe", "TestSupport", .product(name: "Logging", package: "swift-log")],
             exclude: ["Corpus"]),
+        // RTMP_Log called from C for RTMPTests' log-routing tests (Swift cannot call a variadic C function).
+        .target(name: "CRTMPLogProbe", dependencies: ["CRTMP"], path: "Tests/CRTMPLogProbe"),
         .testTarget(
             name: "CaptureTests",
             dependencies: ["Capture", "Encoder", "Media", "Overlay", "TestSupport", .product(name: "Logging", package: "swift-log")]),
