@@ -36,8 +36,9 @@ extension EncoderSession {
         var lastPTS: Int64?
         var adjustedTimestamps = 0
         var nextFrameNumber: Int64 = 0
-        /// Test seam: make the next encode calls or encoder creations fail.
-        var injectedFaults = InjectedFaults()
+        /// Test seam, read only when recovery opens a new encoder (never on the encode path): that
+        /// many openings fail first.
+        var failingOpens = 0
 
         init(encoder: any EncoderBackend, bitrateKbps: Int, keyframes: KeyframeSchedule, parameterSets: [[UInt8]]) {
             self.encoder = encoder
@@ -90,11 +91,5 @@ extension EncoderSession {
                 decoderConfiguration: DecoderConfiguration(parameterSets: parameterSets), parameterSetsChanged: changed,
                 frameNumber: nextFrameNumber)
         }
-    }
-
-    /// Failures a test can schedule, to exercise recovery without a broken library.
-    struct InjectedFaults {
-        var encodeFailures = 0
-        var openFailures = 0
     }
 }
