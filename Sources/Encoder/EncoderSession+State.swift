@@ -24,8 +24,6 @@ extension EncoderSession {
         /// The parameter sets in force ([SPS, PPS] or [VPS, SPS, PPS]): from the stream headers,
         /// then from each keyframe's own NALs.
         var parameterSets: [[UInt8]]
-        /// What the last delivered picture carried; nil before the first.
-        var deliveredParameterSets: [[UInt8]]?
         var keyframeRequested = false
         /// Camcast, not the library, places scheduled IDRs, so the interval can change while the session runs.
         var keyframes: KeyframeSchedule
@@ -35,7 +33,6 @@ extension EncoderSession {
         var inFlight: [Int64: Int64] = [:]
         var lastPTS: Int64?
         var adjustedTimestamps = 0
-        var nextFrameNumber: Int64 = 0
         /// Test seam, read only when recovery opens a new encoder (never on the encode path): that
         /// many openings fail first.
         var failingOpens = 0
@@ -83,13 +80,9 @@ extension EncoderSession {
             if let sets = codec.parameterSets(in: result.units) {
                 parameterSets = sets
             }
-            let changed = deliveredParameterSets != parameterSets
-            deliveredParameterSets = parameterSets
-            defer { nextFrameNumber += 1 }
             return EncodedPicture(
                 codec: codec, units: result.units, isKeyframe: result.isKeyframe, pts: result.pts, dts: result.dts,
-                decoderConfiguration: DecoderConfiguration(parameterSets: parameterSets), parameterSetsChanged: changed,
-                frameNumber: nextFrameNumber)
+                decoderConfiguration: DecoderConfiguration(parameterSets: parameterSets))
         }
     }
 }
