@@ -64,12 +64,6 @@ static inline void crtmp_log_trampoline(int level, const char *format, va_list a
     va_end(copy);
 }
 
-/* One line through librtmp's own RTMP_Log (level check, then the callback), with one string
- * argument: lets tests exercise the trampoline's filtering as librtmp's code reaches it. */
-static inline void crtmp_log_string(int level, const char *format, const char *argument) {
-    RTMP_Log((RTMP_LogLevel)level, format, argument);
-}
-
 /* The callback and level are process-global in librtmp. */
 static inline void crtmp_install_log_callback(int level) {
     RTMP_LogSetCallback(crtmp_log_trampoline);

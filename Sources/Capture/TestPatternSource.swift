@@ -40,15 +40,6 @@ public final class TestPatternSource: FrameSource {
         thread.stop()
     }
 
-    /// Renders frame `index` on its own, for tests and for sources that need a slate.
-    public func frame(index: UInt64, timestamp: MonotonicTime) -> VideoFrame {
-        var bytes = [UInt8](repeating: 0, count: renderer.layout.byteCount)
-        renderer.render(frame: index, into: &bytes)
-        return VideoFrame(
-            width: size.width, height: size.height, pixelFormat: .i420, planes: renderer.layout.planes,
-            bytes: bytes, timestamp: timestamp, sequence: index)
-    }
-
     private func produce(_ deliver: @Sendable (VideoFrame) -> Void) {
         let interval = frameRate.frameIntervalNanoseconds
         let origin = MonotonicTime.now()

@@ -17,15 +17,10 @@ public struct EncodedPicture: Sendable {
     public var dts: Int64
     /// The parameter sets in force for this picture: [SPS, PPS] (H.264), [VPS, SPS, PPS] (H.265).
     public var decoderConfiguration: DecoderConfiguration
-    /// True on the first picture and whenever the parameter sets differ from the previous
-    /// picture's: a muxer must send a new sequence header.
-    public var parameterSetsChanged: Bool
-    /// 0 for the first picture the session delivered, then counting up in output order.
-    public var frameNumber: Int64
 
     public init(
         codec: VideoCodec, units: [[UInt8]], isKeyframe: Bool, pts: Int64, dts: Int64,
-        decoderConfiguration: DecoderConfiguration, parameterSetsChanged: Bool, frameNumber: Int64
+        decoderConfiguration: DecoderConfiguration
     ) {
         self.codec = codec
         self.units = units
@@ -33,19 +28,16 @@ public struct EncodedPicture: Sendable {
         self.pts = pts
         self.dts = dts
         self.decoderConfiguration = decoderConfiguration
-        self.parameterSetsChanged = parameterSetsChanged
-        self.frameNumber = frameNumber
     }
 
     /// An H.264 picture from typed NAL units and its SPS/PPS.
     public init(
         nalUnits: [NALUnit], isKeyframe: Bool, pts: Int64, dts: Int64,
-        parameterSets: H264ParameterSets, parameterSetsChanged: Bool, frameNumber: Int64
+        parameterSets: H264ParameterSets
     ) {
         self.init(
             codec: .h264, units: nalUnits.map(\.bytes), isKeyframe: isKeyframe, pts: pts, dts: dts,
-            decoderConfiguration: DecoderConfiguration(parameterSets: [parameterSets.sps, parameterSets.pps]),
-            parameterSetsChanged: parameterSetsChanged, frameNumber: frameNumber)
+            decoderConfiguration: DecoderConfiguration(parameterSets: [parameterSets.sps, parameterSets.pps]))
     }
 
     /// Composition time offset (pts − dts) in milliseconds, as FLV's CompositionTime wants it.

@@ -6,17 +6,6 @@ import Darwin
 import Media
 
 extension EncoderSession {
-    /// Encodes with `encoder`, failing instead when a test scheduled an encode failure.
-    func encodeInjecting(
-        _ image: X264InputImage, pts: Int64, forceIDR: Bool, encoder: any EncoderBackend, state: inout State
-    ) throws(EncoderError) -> EncoderBackendOutput? {
-        if state.injectedFaults.encodeFailures > 0 {
-            state.injectedFaults.encodeFailures -= 1
-            throw EncoderError.encodeFailed(status: -1)
-        }
-        return try encoder.encodePicture(image, pts: pts, forceIDR: forceIDR)
-    }
-
     /// Opens a new encoder with the current bitrate after `error`, up to `recovery.attempts` times,
     /// `recovery.delay` apart. The pauses are taken WITHOUT the session lock, so keyframe requests,
     /// reconfiguration and `close` go through at once while recovery waits. Throws the last error,
@@ -29,8 +18,8 @@ extension EncoderSession {
             let opened = withState { state -> Result<Void, EncoderError> in
                 guard !state.isShutDown else { return .failure(.closed) }
                 do throws(EncoderError) {
-                    if state.injectedFaults.openFailures > 0 {
-                        state.injectedFaults.openFailures -= 1
+                    if state.failingOpens > 0 {
+                        state.failingOpens -= 1
                         throw EncoderError.openFailed("injected failure")
                     }
                     var settings = self.settings
@@ -63,16 +52,5 @@ extension EncoderSession {
         let (seconds, attoseconds) = duration.components
         guard seconds > 0 || attoseconds > 0 else { return }
         SystemCall.sleep(nanoseconds: UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000))
-    }
-}
-
-extension EncoderSession {
-    /// Test seam: the next `encodeFailures` encode calls fail as if the library had, and the next
-    /// `openFailures` encoder re-creations fail.
-    func injectFaults(encodeFailures: Int = 0, openFailures: Int = 0) {
-        withState { state in
-            state.injectedFaults.encodeFailures += encodeFailures
-            state.injectedFaults.openFailures += openFailures
-        }
     }
 }

@@ -24,8 +24,6 @@ extension EncoderSession {
         /// The parameter sets in force ([SPS, PPS] or [VPS, SPS, PPS]): from the stream headers,
         /// then from each keyframe's own NALs.
         var parameterSets: [[UInt8]]
-        /// What the last delivered picture carried; nil before the first.
-        var deliveredParameterSets: [[UInt8]]?
         /// Camcast, not the library, places scheduled IDRs, so the interval can change while the session runs.
         var keyframes: KeyframeSchedule
         /// Frames the encoder has accepted: the input index the next accepted frame will get.
@@ -34,9 +32,9 @@ extension EncoderSession {
         var inFlight: [Int64: Int64] = [:]
         var lastPTS: Int64?
         var adjustedTimestamps = 0
-        var nextFrameNumber: Int64 = 0
-        /// Test seam: make the next encode calls or encoder creations fail.
-        var injectedFaults = InjectedFaults()
+        /// Test seam, read only when recovery opens a new encoder (never on the encode path): that
+        /// many openings fail first.
+        var failingOpens = 0
 
         init(encoder: any EncoderBackend, bitrateKbps: Int, keyframes: KeyframeSchedule, parameterSets: [[UInt8]]) {
             self.encoder = encoder
@@ -82,19 +80,9 @@ extension EncoderSession {
             if let sets = codec.parameterSets(in: result.units) {
                 parameterSets = sets
             }
-            let changed = deliveredParameterSets != parameterSets
-            deliveredParameterSets = parameterSets
-            defer { nextFrameNumber += 1 }
             return EncodedPicture(
                 codec: codec, units: result.units, isKeyframe: result.isKeyframe, pts: result.pts, dts: result.dts,
-                decoderConfiguration: DecoderConfiguration(parameterSets: parameterSets), parameterSetsChanged: changed,
-                frameNumber: nextFrameNumber)
+                decoderConfiguration: DecoderConfiguration(parameterSets: parameterSets))
         }
-    }
-
-    /// Failures a test can schedule, to exercise recovery without a broken library.
-    struct InjectedFaults {
-        var encodeFailures = 0
-        var openFailures = 0
     }
 }

@@ -97,7 +97,7 @@ public final class EncoderSession: Sendable {
             let result: EncoderBackendOutput?
             do throws(EncoderError) {
                 result = try converter.withImage(of: frame, size: settings.size, scaling: settings.scaling) { (image) throws(EncoderError) in
-                    try encodeInjecting(image, pts: pts, forceIDR: forceIDR, encoder: encoder, state: &state)
+                    try encoder.encodePicture(image, pts: pts, forceIDR: forceIDR)
                 }
             } catch {
                 switch error {

@@ -28,13 +28,6 @@ enum LibrtmpLog {
     /// initialisation, which `RTMP_Init` does unsynchronised on first use.
     static func setUpProcessOnce() { _ = processSetup }
 
-    /// `RTMP_Log(level, format, argument)` as librtmp's own code calls it (`format` takes one
-    /// `%s`), for tests of what reaches the sink.
-    static func logThroughLibrtmp(level: Int32, format: String, _ argument: String) {
-        setUpProcessOnce()
-        crtmp_log_string(level, format, argument)
-    }
-
     private static let processSetup: Void = {
         signal(SIGPIPE, SIG_IGN)
         crtmp_install_log_callback(Int32(RTMP_LOGDEBUG.rawValue))

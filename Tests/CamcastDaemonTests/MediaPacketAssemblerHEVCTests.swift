@@ -11,8 +11,7 @@ import Testing
         let idr: [UInt8] = [0x26, 0x01, 4], aud: [UInt8] = [0x46, 0x01, 0x50]
         let picture = EncodedPicture(
             codec: .h265, units: [aud, vps, sps, pps, idr], isKeyframe: true, pts: 5_000, dts: 5_000,
-            decoderConfiguration: DecoderConfiguration(parameterSets: [vps, sps, pps]), parameterSetsChanged: true,
-            frameNumber: 0)
+            decoderConfiguration: DecoderConfiguration(parameterSets: [vps, sps, pps]))
         var assembler = MediaPacketAssembler()
         let packet = assembler.packet(for: picture)
         #expect(packet.codec == .h265)

@@ -12,16 +12,16 @@ struct StreamClockWrapTests {
     static let sets = H264ParameterSets(sps: [0x67, 0x42, 0xC0, 0x1E, 0xD9], pps: [0x68, 0xCE, 0x3C, 0x80])
     static let metadata = try! FLVTag(type: .scriptData, timestamp: 0, body: [0x02, 0x00, 0x00])
 
-    static func picture(_ milliseconds: Int64, keyframe: Bool = false, cts: Int64 = 0, first: Bool = false) throws -> EncodedPicture {
+    static func picture(_ milliseconds: Int64, keyframe: Bool = false, cts: Int64 = 0) throws -> EncodedPicture {
         EncodedPicture(
             nalUnits: [try NALUnit(bytes: [keyframe ? 0x65 : 0x41, 0x88])], isKeyframe: keyframe,
-            pts: milliseconds + cts, dts: milliseconds, parameterSets: sets, parameterSetsChanged: first, frameNumber: 0)
+            pts: milliseconds + cts, dts: milliseconds, parameterSets: sets)
     }
 
     @Test func streamTimeRunsPastTwoToTheThirtyTwoAndTagsWrap() throws {
         var assembler = MediaPacketAssembler()
         var muxer = FLVPacketMuxer(metadata: Self.metadata)
-        _ = try muxer.tags(for: assembler.packet(for: Self.picture(1000, keyframe: true, first: true)))
+        _ = try muxer.tags(for: assembler.packet(for: Self.picture(1000, keyframe: true)))
         let late = assembler.packet(for: try Self.picture(1000 + Int64(UInt32.max) + 34))
         #expect(late.dts == Int64(UInt32.max) + 34)
         #expect(try muxer.tags(for: late).map(\.timestamp) == [33])
@@ -34,7 +34,7 @@ struct StreamClockWrapTests {
     @Test func anOriginJustBelowTheWrapCrossesItWithTheRightCompositionTime() throws {
         var assembler = MediaPacketAssembler(originMilliseconds: Int64(UInt32.max) - 20)
         var muxer = FLVPacketMuxer(metadata: Self.metadata)
-        let first = try muxer.tags(for: assembler.packet(for: Self.picture(0, keyframe: true, first: true)))
+        let first = try muxer.tags(for: assembler.packet(for: Self.picture(0, keyframe: true)))
         #expect(first.map(\.timestamp) == [UInt32.max - 20, UInt32.max - 20, UInt32.max - 20])
         let straddling = try muxer.tags(for: assembler.packet(for: Self.picture(10, cts: 33)))
         #expect(straddling[0].timestamp == UInt32.max - 10)

@@ -12,7 +12,7 @@ import Testing
     static func picture(_ units: [[UInt8]], keyframe: Bool, number: Int64 = 0) -> EncodedPicture {
         EncodedPicture(
             nalUnits: units.map { try! NALUnit(bytes: $0) }, isKeyframe: keyframe, pts: number * 33, dts: number * 33,
-            parameterSets: sets, parameterSetsChanged: number == 0, frameNumber: number)
+            parameterSets: sets)
     }
 
     @Test func keyframeWithoutParameterSetsGetsThemAfterTheDelimiter() {

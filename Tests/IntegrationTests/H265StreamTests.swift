@@ -231,13 +231,17 @@ struct H265StreamTests {
         let server = try RTMPServer()
         let dir = try Project.scratchDirectory("h265-nginx")
         let played = dir.appendingPathComponent("played.flv")
-        let rtmpdump = try FFmpegTools.path(of: "rtmpdump")
-        let player = try ProcessRunner.start(
-            "/usr/bin/timeout", ["20", rtmpdump, "-q", "--live", "-r", server.url(app: "live", name: "watched"), "-o", played.path])
-        usleep(1_500_000)
         let config = try Self.config(
             in: dir, clip: try Self.clip(in: dir), kbps: 1000,
             outputs: [server.url(app: "rec", name: Self.streamKey), server.url(app: "live", name: "watched")])
+        // rtmpdump leaves on a signal only when its pending read returns: `-m 10` (its receive
+        // timeout, 30 s by default) ends that wait 10 s after the last byte, well past the player's
+        // wait for the publisher here (1.5 s and camcast's start), and its file is complete.
+        let rtmpdump = try FFmpegTools.path(of: "rtmpdump")
+        let player = try ProcessRunner.start(
+            "/usr/bin/timeout",
+            ["40", rtmpdump, "-q", "--live", "-m", "10", "-r", server.url(app: "live", name: "watched"), "-o", played.path])
+        usleep(1_500_000)
         let result = try ProcessRunner.run(Project.camcastBinary.path, ["run", "--config", config.path], timeout: 120)
         #expect(result.status == 0, "camcast failed: \(result.stderr)")
         #expect(!result.stderr.contains(Self.streamKey), "the stream key leaked into the log")

@@ -1,0 +1,47 @@
+@testable import Encoder
+import Logging
+
+extension EncoderSession {
+    /// The next `encodeFailures` encode calls fail as if the library had (the backend in use is
+    /// wrapped in one that fails first; recovery replaces it with a real one), and the next
+    /// `openFailures` encoder re-creations fail.
+    func injectFaults(encodeFailures: Int = 0, openFailures: Int = 0) {
+        withState { state in
+            if encodeFailures > 0, let encoder = state.encoder {
+                state.encoder = FailingEncoderBackend(wrapping: encoder, failures: encodeFailures)
+            }
+            state.failingOpens += openFailures
+        }
+    }
+}
+
+/// A backend that fails its first `failures` encodes, as a broken library would, then passes
+/// everything to the real backend it wraps. Kept inside the session's lock like any backend.
+final class FailingEncoderBackend: EncoderBackend {
+    private let wrapped: any EncoderBackend
+    private var failures: Int
+
+    init(wrapping wrapped: any EncoderBackend, failures: Int) {
+        self.wrapped = wrapped
+        self.failures = failures
+    }
+
+    init(settings: EncoderSettings, logger: Logger) throws(EncoderError) {
+        wrapped = try EncoderSession.openBackend(settings, logger: logger)
+        failures = 0
+    }
+
+    func streamHeaders() throws(EncoderError) -> [[UInt8]] { try wrapped.streamHeaders() }
+
+    func encodePicture(_ image: X264InputImage, pts: Int64, forceIDR: Bool) throws(EncoderError) -> EncoderBackendOutput? {
+        if failures > 0 {
+            failures -= 1
+            throw .encodeFailed(status: -1)
+        }
+        return try wrapped.encodePicture(image, pts: pts, forceIDR: forceIDR)
+    }
+
+    func drainPicture() throws(EncoderError) -> EncoderBackendOutput? { try wrapped.drainPicture() }
+
+    func reconfigure(bitrateKbps: Int) throws(EncoderError) { try wrapped.reconfigure(bitrateKbps: bitrateKbps) }
+}
