@@ -10,7 +10,7 @@ import Darwin
 /// the kernel makes the waiter the owner, and no atomic instruction in the waiter orders it after the
 /// previous owner. TSan learns happens-before only from atomics and the pthread calls it intercepts,
 /// so it reports whatever such a mutex guards as raced once two threads contend for it (measured on
-/// the session's concurrency test: "data race" on `keyframeRequested`, written only inside
+/// the session's concurrency test: "data race" on its keyframe flag, then written only inside
 /// `withLock`). The Swift runtime annotates its own futex lock the same way.
 ///
 /// Every Mutex two threads contend for needs it: the encoder session's. (The packet interleaver
