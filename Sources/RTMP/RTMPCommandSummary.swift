@@ -17,13 +17,6 @@ struct RTMPCommandSummary: Sendable, Equatable {
     /// Deepest nesting seen (a top-level object's properties are at depth 1).
     var depth = 0
 
-    init(command: String? = nil, properties: [String: String] = [:], values: Int = 0, depth: Int = 0) {
-        self.command = command
-        self.properties = properties
-        self.values = values
-        self.depth = depth
-    }
-
     /// Reads a command body (AMF0 values back to back), refusing one past `limits`.
     init(body: some Collection<UInt8>, limits: RTMPServerLimits = RTMPServerLimits()) throws(RTMPProtocolViolation) {
         var decoder = AMF0Decoder(body, limits: AMF0Decoder.Limits(depth: limits.maximumAMFDepth, values: limits.maximumAMFValues))
