@@ -23,7 +23,9 @@ public final class RTMPServer {
         // first four servers get its own four ports (20000…27999); later ones, which a counter
         // wrapping around would give a port still held — or held again after a restart — by an
         // earlier server of the same process, get a random one in 28000…29999, as does a retry
-        // after "already in use". HTTP is RTMP + 10000.
+        // after "already in use". HTTP is RTMP − 10000 (10000…19999): below the kernel's ephemeral
+        // range (32768…), where any bind(0) — Camcast's HTTP listener, Prometheus — or outgoing
+        // connection may hold the port nginx wants.
         let index = RTMPServer.nextIndex()
         var port = index < 4 ? 20000 + Int(getpid() % 2000) * 4 + index : Int.random(in: 28000..<30000)
         var attempt = 0
@@ -37,7 +39,7 @@ public final class RTMPServer {
             }
         }
         self.port = port
-        httpPort = port + 10000
+        httpPort = port - 10000
     }
 
     private static let counter = Atomic<Int>(0)
@@ -99,7 +101,7 @@ public final class RTMPServer {
     private static func runScript(_ command: String, state: URL, port: Int, environment: [String: String],
                                   namespace: (any CommandPrefixing)?) throws {
         let script = Project.root.appendingPathComponent("scripts/rtmp-server").path
-        let settings = ["RTMP_STATE=\(state.path)", "RTMP_PORT=\(port)", "RTMP_HTTP_PORT=\(port + 10000)"]
+        let settings = ["RTMP_STATE=\(state.path)", "RTMP_PORT=\(port)", "RTMP_HTTP_PORT=\(port - 10000)"]
             + environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let result = try ProcessRunner.run(
             "/usr/bin/env", (namespace?.execPrefix ?? []) + ["/usr/bin/env"] + settings + [script, command], timeout: 30)
