@@ -49,8 +49,6 @@ extension EncoderSession {
     }
 
     private static func sleep(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        guard seconds > 0 || attoseconds > 0 else { return }
-        SystemCall.sleep(nanoseconds: UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000))
+        SystemCall.sleep(nanoseconds: duration.clampedNanoseconds)
     }
 }

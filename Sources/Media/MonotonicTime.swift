@@ -26,7 +26,9 @@ public struct MonotonicTime: Sendable, Hashable, Comparable, CustomStringConvert
     public var milliseconds: Int64 { Int64(nanoseconds / 1_000_000) }
 
     public func adding(nanoseconds delta: UInt64) -> MonotonicTime {
-        MonotonicTime(nanoseconds: nanoseconds + delta)
+        // Saturating: a deadline centuries away stays far away instead of trapping.
+        let (sum, overflow) = nanoseconds.addingReportingOverflow(delta)
+        return MonotonicTime(nanoseconds: overflow ? .max : sum)
     }
 
     /// Nanoseconds from `earlier` to `self`; negative if `earlier` is later.

@@ -39,9 +39,7 @@ public enum SystemCall {
         while true {
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else { return false }
-            let (seconds, attoseconds) = remaining.components
-            // Rounded up, so a wait never ends a fraction of a millisecond before its deadline.
-            let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+            let milliseconds = Int32(clamping: remaining.clampedMillisecondsRoundedUp)
             var request = pollfd(fd: descriptor, events: Int16(events), revents: 0)
             if try run("poll", { Glibc.poll(&request, 1, milliseconds) }) > 0 { return true }
         }

@@ -1,4 +1,5 @@
 import Dispatch
+import Media
 import Glibc
 import Synchronization
 
@@ -14,9 +15,7 @@ final class ConnectDeadline: Sendable {
 
     init(socket: Int32, at deadline: ContinuousClock.Instant) {
         state = Mutex((dup(socket), false))
-        let remaining = ContinuousClock.now.duration(to: deadline)
-        let (seconds, attoseconds) = remaining.components
-        let nanoseconds = max(0, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        let nanoseconds = Int(clamping: ContinuousClock.now.duration(to: deadline).clampedNanoseconds)
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
             state.withLock { state in
                 guard state.socket >= 0 else { return }

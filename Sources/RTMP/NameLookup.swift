@@ -57,10 +57,7 @@ final class NameLookup: @unchecked Sendable {
         }
         // Never joined: a lookup the caller gave up on ends by itself whenever the resolver does.
         thread.detach()
-        let remaining = ContinuousClock.now.duration(to: deadline)
-        let nanoseconds = UInt64(max(0, remaining.components.seconds)) * 1_000_000_000
-            + UInt64(max(0, remaining.components.attoseconds / 1_000_000_000))
-        let wakeAt = MonotonicTime.now().adding(nanoseconds: remaining > .zero ? nanoseconds : 0)
+        let wakeAt = MonotonicTime.now().adding(nanoseconds: ContinuousClock.now.duration(to: deadline).clampedNanoseconds)
         return try lock.withLock { () throws(Failure) -> [Address] in
             while outcome == nil && !isCancelled {
                 if !lock.wait(until: wakeAt) { break }

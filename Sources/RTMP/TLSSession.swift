@@ -73,8 +73,7 @@ enum TLSSession {
     }
 
     static func milliseconds(until deadline: ContinuousClock.Instant) -> UInt32 {
-        let remaining = ContinuousClock.now.duration(to: deadline).components
-        return UInt32(clamping: max(1, remaining.seconds * 1000 + remaining.attoseconds / 1_000_000_000_000_000))
+        UInt32(clamping: max(1, ContinuousClock.now.duration(to: deadline).clampedMillisecondsRoundedUp))
     }
 
     /// The reasons GnuTLS found, in words, most useful first.
