@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Logging
 import Media
+import V4L2
 
 /// Live capture: one poll, then every buffer that is ready, in order.
 extension V4L2CaptureLoop {
@@ -86,7 +87,7 @@ extension V4L2CaptureLoop {
             // The previous frame's buffer goes back first, so that while this one is encoded the
             // driver has every other buffer to fill.
             try releaseHeldBuffer(to: stream)
-            // Mapped read-write (CV4L2's mmap), and the driver refills it once it is queued again:
+            // Mapped read-write (V4L2BufferPool), and the driver refills it once it is queued again:
             // the overlay may draw on it in place.
             let lent = BorrowedPixels(bytes, writable: true)
             liveFrameComing()
