@@ -27,7 +27,15 @@ public final class WakeEvent: Sendable {
 
     /// Blocks until `signal()` has been called (at any time before or during the wait).
     public func wait() {
+        wait(milliseconds: -1)
+    }
+
+    /// Blocks until `signal()` has been called or `milliseconds` have passed (-1: without end),
+    /// whichever comes first; returns whether it was signalled.
+    @discardableResult
+    public func wait(milliseconds: Int32) -> Bool {
         var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
-        _ = try? SystemCall.run("poll") { poll(&fds, 1, -1) }
+        let ready = (try? SystemCall.run("poll") { poll(&fds, 1, milliseconds) }) ?? 0
+        return ready > 0
     }
 }

@@ -40,5 +40,15 @@ import V4L2
         var fds = [pollfd(fd: wake.fd, events: Int16(POLLIN), revents: 0)]
         #expect(poll(&fds, 1, 0) == 1)
         wake.wait()
+        #expect(wake.wait(milliseconds: 0))
+    }
+
+    /// A capture loop riding out a lost camera sleeps on the wake event until its next slot: without
+    /// a signal the wait lasts its timeout and says so.
+    @Test func anUnsignalledTimedWaitLastsItsTimeout() throws {
+        let wake = try WakeEvent()
+        let start = MonotonicTime.now()
+        #expect(!wake.wait(milliseconds: 30))
+        #expect(MonotonicTime.now().nanoseconds(since: start) >= 25_000_000)
     }
 }
