@@ -60,10 +60,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
-        // Stage 1: where frames come from (test pattern; V4L2 devices, MJPEG decoded with libturbojpeg).
+        // The V4L2 device layer, the one CV4L2 importer: an open node and its typed requests
+        // (capabilities, enumeration, format and frame rate, buffers, streaming, input status), the
+        // mapped buffer pool, frame layouts and the device listing. No frame policy and no logging, so
+        // a V4L2 mem2mem encoder backend can stand on it as Capture does.
+        .target(name: "V4L2", dependencies: ["Media", "CV4L2"]),
+        // Stage 1: where frames come from (test pattern; V4L2 cameras through the V4L2 module, MJPEG
+        // decoded with libturbojpeg; .y4m files, camera replays).
         .target(
             name: "Capture",
-            dependencies: ["Media", "CV4L2", "CTurboJPEG", "Overlay", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["Media", "V4L2", "CTurboJPEG", "Overlay", .product(name: "Logging", package: "swift-log")]),
         // Filter between stage 1 and stage 2: text and a clock burned into each picture, in place.
         .target(name: "Overlay", dependencies: ["Media", "CFreeType", .product(name: "Logging", package: "swift-log")]),
         // Stage 1, sound: where PCM comes from (silence, a looped WAV file, an ALSA capture device).
@@ -111,7 +117,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "camcast",
-            dependencies: ["CamcastDaemon", "Capture", "Config", "Media", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["CamcastDaemon", "Capture", "Config", "Media", "V4L2", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // What several test targets need: the nginx-rtmp server (scripts/rtmp-server), ffmpeg/ffprobe,
@@ -134,7 +140,10 @@ let package = Package(
         .target(name: "CRTMPLogProbe", dependencies: ["CRTMP"], path: "Tests/CRTMPLogProbe"),
         .testTarget(
             name: "CaptureTests",
-            dependencies: ["Capture", "Encoder", "Media", "Overlay", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["Capture", "Encoder", "Media", "Overlay", "V4L2", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        // The device layer without a device: layouts, the listing's text and JSON, what a node that
+        // is not V4L2 answers. Capture from a real driver is in CaptureIntegrationTests (vivid VM).
+        .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "Media"]),
         .testTarget(
             name: "AudioCaptureTests",
             dependencies: ["AudioCapture", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
@@ -156,7 +165,7 @@ let package = Package(
         // Boots the vivid VM (scripts/vivid-vm) from the host and runs its in-VM suites there.
         .testTarget(
             name: "CaptureIntegrationTests",
-            dependencies: ["Capture", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["Capture", "Media", "V4L2", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         // Boots the vivid VM with snd-aloop and runs its in-VM ALSA capture suite there.
         .testTarget(
             name: "AudioCaptureIntegrationTests",

@@ -4,6 +4,7 @@ import Glibc
 import Logging
 import Media
 import Synchronization
+import V4L2
 
 /// Plays a recording of what a camera sends — an MJPEG stream, or raw frames in any pixel format
 /// the V4L2 path accepts — through the code the V4L2 path uses: JPEGs are decoded by

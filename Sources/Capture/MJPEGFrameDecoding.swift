@@ -1,5 +1,6 @@
 import Logging
 import Media
+import V4L2
 
 /// The MJPEG step of camera capture: decodes one frame to NV12 in the layout the capture loop
 /// delivers (`V4L2FrameLayout.decodedMJPEG`), or drops a bad one, counts it and says why.

@@ -1,6 +1,7 @@
 import Media
 import Overlay
 import Synchronization
+import V4L2
 
 /// The operator's slate (`slate:` in the config): their text over their JPEG picture, stretched to
 /// the stream's size, drawn by the Overlay stage's renderer. Painted once per layout and kept, so

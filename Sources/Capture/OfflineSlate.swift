@@ -1,4 +1,5 @@
 import Media
+import V4L2
 
 /// The "camera offline" picture: a flat dark blue frame in the live frames' exact format and layout,
 /// sent while the camera is gone and no good frame was captured yet. Flat costs the encoder almost

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Logging
 import Media
+import V4L2
 
 /// A camera that is not there when the run starts is a camera lost before its first frame: the
 /// slate goes out at the configured size, and the device is tried every `reopenIntervalSeconds`.

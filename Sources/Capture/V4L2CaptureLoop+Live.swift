@@ -1,28 +1,25 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Logging
 import Media
+import V4L2
 
 /// Live capture: one poll, then every buffer that is ready, in order.
 extension V4L2CaptureLoop {
     func captureLive(from stream: V4L2Stream) {
-        var fds = [
-            pollfd(fd: stream.device.fd, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: wake.fd, events: Int16(POLLIN), revents: 0),
-        ]
         // Wake for the next placeholder a silence needs, or when the silence becomes a fault.
         let timeout = Self.pollMilliseconds(from: .now(), until: min(nextBridgeSlot, silenceLimit))
-        let ready: Int32
+        let reportsError: Bool
         do {
-            ready = try SystemCall.run("poll") { poll(&fds, 2, timeout) }
+            switch try stream.device.waitForBuffer(orWake: wake, timeoutMilliseconds: timeout) {
+            case .woken:
+                return  // stop() asked; run() sees `running` cleared
+            case .timedOut:
+                handleSilence(on: stream)
+                return
+            case .ready(let error):
+                reportsError = error
+            }
         } catch {
             enterFault(.failing(error.description))
-            return
-        }
-        if fds[1].revents != 0 { return }  // stop() asked; run() sees `running` cleared
-        if ready == 0 {
-            handleSilence(on: stream)
             return
         }
         do {
@@ -37,8 +34,7 @@ extension V4L2CaptureLoop {
             let now = MonotonicTime.now()
             if fault != nil, now >= nextPlaceholder { sendDuePlaceholder(now: now) }
             // Readable or in error, yet nothing to dequeue: vb2 says the queue is broken.
-            let trouble = Int16(POLLERR | POLLHUP | POLLNVAL)
-            if !dequeuedAny && fds[0].revents & trouble != 0 {
+            if !dequeuedAny && reportsError {
                 enterFault(.failing("the device reported an error while streaming"))
             }
         } catch {
@@ -86,7 +82,7 @@ extension V4L2CaptureLoop {
             // The previous frame's buffer goes back first, so that while this one is encoded the
             // driver has every other buffer to fill.
             try releaseHeldBuffer(to: stream)
-            // Mapped read-write (CV4L2's mmap), and the driver refills it once it is queued again:
+            // Mapped read-write (V4L2BufferPool), and the driver refills it once it is queued again:
             // the overlay may draw on it in place.
             let lent = BorrowedPixels(bytes, writable: true)
             liveFrameComing()

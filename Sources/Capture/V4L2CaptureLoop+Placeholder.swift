@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Logging
 import Media
 
@@ -72,8 +69,7 @@ extension V4L2CaptureLoop {
         }
         // Sleep until the next slot or reopen attempt; stop() wakes us through the eventfd.
         let milliseconds = Self.pollMilliseconds(from: now, until: min(nextPlaceholder, nextReopen))
-        var fds = [pollfd(fd: wake.fd, events: Int16(POLLIN), revents: 0)]
-        _ = try? SystemCall.run("poll") { poll(&fds, 1, max(1, milliseconds)) }
+        wake.wait(milliseconds: max(1, milliseconds))
     }
 
     /// Sends the placeholder due at `nextPlaceholder` and moves the clock on; returns the frame

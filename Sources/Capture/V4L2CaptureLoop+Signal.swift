@@ -1,5 +1,6 @@
 import Logging
 import Media
+import V4L2
 
 /// Capture cards say when their input has no signal (`v4l2_input.status`), yet many go on
 /// delivering frames: black, blue, or noise. Those are not the camera's picture, so while the input

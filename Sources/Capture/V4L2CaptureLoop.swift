@@ -1,8 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Logging
 import Media
+import V4L2
 
 /// The capture thread's work: wait in poll, dequeue, deliver the frame from the buffer it arrived
 /// in, re-queue; bridge a silent device with placeholder frames; and when the device fails (or

@@ -1,6 +1,7 @@
 import Logging
 import Media
 import Synchronization
+import V4L2
 
 /// Frames from a V4L2 camera, on a dedicated capture thread, that keep coming when the camera does
 /// not: while it is unplugged or failing, placeholder frames (the last good frame, or an "offline"

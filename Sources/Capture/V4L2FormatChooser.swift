@@ -1,4 +1,5 @@
 import Media
+import V4L2
 
 /// Picks the pixel format to ask a device for, from what it offers. Pure, so the policy is tested
 /// without a device.

@@ -1,6 +1,6 @@
-internal import CV4L2
 import Logging
 import Media
+import V4L2
 
 /// A device negotiated and streaming: the device, its mapped buffers and the granted format.
 /// Dropping it stops streaming, unmaps the buffers and closes the device, in that order.
@@ -45,8 +45,7 @@ final class V4L2Stream {
                 logger.debug("driver granted a different buffer count", metadata: ["asked": "\(settings.bufferCount)", "granted": "\(pool.count)"])
             }
             for index in 0..<pool.count { try pool.queue(index) }
-            var streamType = Int32(bitPattern: type.rawValue)
-            try device.ioctl("VIDIOC_STREAMON", cv4l2_vidioc_streamon(), &streamType)
+            try device.streamOn(type)
         } catch let error as SystemCallError {
             throw Self.captureError(error, path: path)
         } catch let error as CaptureError {
@@ -61,9 +60,8 @@ final class V4L2Stream {
     }
 
     deinit {
-        var streamType = Int32(bitPattern: pool.type.rawValue)
         // Best effort: after an unplug this fails with ENODEV, and closing the fd stops streaming anyway.
-        try? device.ioctl("VIDIOC_STREAMOFF", cv4l2_vidioc_streamoff(), &streamType)
+        try? device.streamOff(pool.type)
     }
 
     /// ENOENT/ENODEV/ENXIO mean the device is gone; anything else means it is there but failing.

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Media
 import Synchronization
+import V4L2
 
 /// A .y4m file, or standard input for the path `-`, read with plain read(2).
 ///

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Capture
+import V4L2
 
 /// `camcast devices [--json]`: what V4L2 cameras this machine has and what they can deliver.
 struct DevicesCommand: ParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Media
 import Testing
+import V4L2
 
 /// Capture from the kernel's vivid driver. Runs only inside the vivid VM (the host-side
 /// `VividVMTests` boots it and runs this suite there); elsewhere every test is skipped visibly.

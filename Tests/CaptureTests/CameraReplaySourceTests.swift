@@ -7,6 +7,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import V4L2
 #endif
 
 /// No assertion here depends on how fast anything runs: sources play in `.fast` pace and the

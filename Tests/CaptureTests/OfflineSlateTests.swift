@@ -1,6 +1,7 @@
 @testable import Capture
 import Media
 import Testing
+import V4L2
 
 @Suite struct OfflineSlateTests {
     @Test func yuyvRepeatsLumaCbLumaCr() throws {

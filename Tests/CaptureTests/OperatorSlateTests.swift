@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import Capture
+import V4L2
 
 /// The operator's slate: their JPEG (made by ffmpeg, decoded by libturbojpeg) stretched to the
 /// stream's size, their text drawn over it by the overlay's renderer and read back by tesseract.

@@ -1,6 +1,7 @@
 @testable import Capture
 import Media
 import Testing
+import V4L2
 
 @Suite struct V4L2FormatChooserTests {
     static let size = VideoSize(width: 320, height: 180)

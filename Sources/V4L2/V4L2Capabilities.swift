@@ -3,23 +3,23 @@ internal import CV4L2
 /// What a V4L2 node says it can do: `VIDIOC_QUERYCAP` (Linux media API, "ioctl VIDIOC_QUERYCAP",
 /// `struct v4l2_capability`), already reduced to the node's own `device_caps` when the driver
 /// reports them (a physical device's `capabilities` cover all its nodes).
-struct V4L2Capabilities: Sendable, Hashable {
-    var driver: String
-    var card: String
-    var busInfo: String
+public struct V4L2Capabilities: Sendable, Hashable {
+    public var driver: String
+    public var card: String
+    public var busInfo: String
     /// The node's capability bits (`V4L2_CAP_*`).
-    var bits: UInt32
+    public var bits: UInt32
 
-    var canCaptureSinglePlanar: Bool { bits & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0 }
-    var canCaptureMultiPlanar: Bool { bits & UInt32(V4L2_CAP_VIDEO_CAPTURE_MPLANE) != 0 }
-    var canCapture: Bool { canCaptureSinglePlanar || canCaptureMultiPlanar }
-    var canStream: Bool { bits & UInt32(V4L2_CAP_STREAMING) != 0 }
+    public var canCaptureSinglePlanar: Bool { bits & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0 }
+    public var canCaptureMultiPlanar: Bool { bits & UInt32(V4L2_CAP_VIDEO_CAPTURE_MPLANE) != 0 }
+    public var canCapture: Bool { canCaptureSinglePlanar || canCaptureMultiPlanar }
+    public var canStream: Bool { bits & UInt32(V4L2_CAP_STREAMING) != 0 }
 
     /// Single-planar is preferred where both exist: same frames, simpler buffers.
-    var bufferType: V4L2BufferType { canCaptureSinglePlanar ? .videoCapture : .videoCaptureMultiPlanar }
+    public var bufferType: V4L2BufferType { canCaptureSinglePlanar ? .videoCapture : .videoCaptureMultiPlanar }
 
     /// Human-readable names of the bits that matter to a capture user.
-    var names: [String] {
+    public var names: [String] {
         let known: [(UInt32, String)] = [
             (UInt32(V4L2_CAP_VIDEO_CAPTURE), "video-capture"),
             (UInt32(V4L2_CAP_VIDEO_CAPTURE_MPLANE), "video-capture-mplane"),
@@ -33,7 +33,7 @@ struct V4L2Capabilities: Sendable, Hashable {
         return known.filter { bits & $0.0 != 0 }.map(\.1)
     }
 
-    init(driver: String, card: String, busInfo: String, bits: UInt32) {
+    public init(driver: String, card: String, busInfo: String, bits: UInt32) {
         self.driver = driver
         self.card = card
         self.busInfo = busInfo

@@ -1,19 +1,19 @@
 /// What `VIDIOC_DQBUF` said about one filled buffer (`struct v4l2_buffer`), reduced to what the
 /// capture loop needs. The bytes stay in the pool's mapping until the buffer is queued again.
-struct V4L2DequeuedBuffer: Sendable, Hashable {
-    var index: Int
+public struct V4L2DequeuedBuffer: Sendable, Hashable {
+    public var index: Int
     /// Bytes of picture data, starting at `dataOffset` in the mapping.
-    var bytesUsed: Int
-    var dataOffset: Int
-    var flags: UInt32
-    var sequence: UInt32
+    public var bytesUsed: Int
+    public var dataOffset: Int
+    public var flags: UInt32
+    public var sequence: UInt32
     /// `v4l2_buffer.timestamp` in nanoseconds, on the clock `flags` name.
-    var timestampNanoseconds: UInt64
+    public var timestampNanoseconds: UInt64
 
     /// `V4L2_BUF_FLAG_ERROR`: the driver says the data may be corrupt (Linux media API, "Buffer Flags").
-    var isError: Bool { flags & 0x0000_0040 != 0 }
+    public var isError: Bool { flags & 0x0000_0040 != 0 }
 
     /// `V4L2_BUF_FLAG_TIMESTAMP_MASK` is `V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC`: stamped on CLOCK_MONOTONIC.
     /// Otherwise (`UNKNOWN`, or `COPY` from an output queue) the stamp is not ours to use.
-    var hasMonotonicTimestamp: Bool { flags & 0x0000_E000 == 0x0000_2000 }
+    public var hasMonotonicTimestamp: Bool { flags & 0x0000_E000 == 0x0000_2000 }
 }

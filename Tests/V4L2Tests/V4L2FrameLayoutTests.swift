@@ -1,6 +1,6 @@
-@testable import Capture
 import Media
 import Testing
+import V4L2
 
 @Suite struct V4L2FrameLayoutTests {
     @Test func packedYUYVIsOnePlaneOfTwoBytesPerPixel() throws {

@@ -5,5 +5,5 @@ import Media
 
 extension SystemCallError {
     /// The device node is no longer there: unplugged, or the driver unregistered it.
-    var meansDeviceGone: Bool { errno == ENODEV || errno == ENOENT || errno == ENXIO }
+    public var meansDeviceGone: Bool { errno == ENODEV || errno == ENOENT || errno == ENXIO }
 }

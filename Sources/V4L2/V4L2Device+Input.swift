@@ -5,7 +5,7 @@ internal import CV4L2
 extension V4L2Device {
     /// A short reason if the input reports no power, signal or sync; nil if it looks fine or the
     /// driver does not say.
-    func inputProblem() -> String? {
+    public func inputProblem() -> String? {
         var current: Int32 = 0
         guard (try? ioctl("VIDIOC_G_INPUT", cv4l2_vidioc_g_input(), &current)) != nil else { return nil }
         var input = v4l2_input()

@@ -4,16 +4,16 @@ import Media
 /// granted (`struct v4l2_pix_format`: `bytesperline` is the stride of the first plane; for the
 /// planar 4:2:0 formats the chroma planes follow with half that stride — Linux media API,
 /// "Image Formats", V4L2_PIX_FMT_YUV420 / NV12).
-struct V4L2FrameLayout: Sendable, Hashable {
-    var pixelFormat: PixelFormat
-    var width: Int
-    var height: Int
-    var planes: [VideoPlane]
+public struct V4L2FrameLayout: Sendable, Hashable {
+    public var pixelFormat: PixelFormat
+    public var width: Int
+    public var height: Int
+    public var planes: [VideoPlane]
     /// Bytes of one frame: the end of the last plane (for MJPEG, the largest image the driver allows).
-    var byteCount: Int
+    public var byteCount: Int
 
     /// nil if the granted values cannot describe a frame (stride narrower than a row, odd 4:2:0 size).
-    init?(pixelFormat: PixelFormat, width: Int, height: Int, bytesPerLine: Int, sizeImage: Int) {
+    public init?(pixelFormat: PixelFormat, width: Int, height: Int, bytesPerLine: Int, sizeImage: Int) {
         guard width > 0, height > 0 else { return nil }
         self.pixelFormat = pixelFormat
         self.width = width
@@ -48,7 +48,7 @@ struct V4L2FrameLayout: Sendable, Hashable {
     }
 
     /// Bytes per pixel in the first plane.
-    static func lumaBytesPerPixel(_ format: PixelFormat) -> Int {
+    public static func lumaBytesPerPixel(_ format: PixelFormat) -> Int {
         switch format {
         case .i420, .yv12, .nv12, .nv21, .mjpeg: 1
         case .yuyv, .uyvy: 2

@@ -1,7 +1,7 @@
 /// `enum v4l2_buf_type` values Camcast uses (Linux media API, "Buffers", `V4L2_BUF_TYPE_*`).
-enum V4L2BufferType: UInt32, Sendable {
+public enum V4L2BufferType: UInt32, Sendable {
     case videoCapture = 1
     case videoCaptureMultiPlanar = 9
 
-    var isMultiPlanar: Bool { self == .videoCaptureMultiPlanar }
+    public var isMultiPlanar: Bool { self == .videoCaptureMultiPlanar }
 }

@@ -1,6 +1,6 @@
-import Capture
 import Foundation
 import Testing
+import V4L2
 
 @Suite struct V4L2DeviceListerTests {
     static let camera = V4L2DeviceInfo(

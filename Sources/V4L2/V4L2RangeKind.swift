@@ -6,7 +6,7 @@ public enum V4L2RangeKind: String, Codable, Sendable, Hashable {
     case stepwise
 
     /// From the on-wire value, which is the same for sizes and intervals: 1, 2, 3.
-    init?(rawType: UInt32) {
+    public init?(rawType: UInt32) {
         switch rawType {
         case 1: self = .discrete
         case 2: self = .continuous

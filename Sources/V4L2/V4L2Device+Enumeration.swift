@@ -6,23 +6,23 @@ import Media
 /// "ioctl VIDIOC_ENUM_FMT").
 extension V4L2Device {
     /// The FourCC V4L2 also uses for Motion JPEG besides `MJPG`.
-    static let jpegFourCC: UInt32 = 0x4745_504A  // "JPEG" little-endian
+    public static let jpegFourCC: UInt32 = 0x4745_504A  // "JPEG" little-endian
 
     /// Maps a device FourCC to Camcast's pixel format (`JPEG` is Motion JPEG too).
-    static func pixelFormat(fourCC: UInt32) -> PixelFormat? {
+    public static func pixelFormat(fourCC: UInt32) -> PixelFormat? {
         fourCC == jpegFourCC ? .mjpeg : PixelFormat(fourCC: fourCC)
     }
 
     /// "YUYV"; bit 31 (`V4L2_PIX_FMT_FLAG_BE`) marks a big-endian variant and is written "-BE",
     /// as v4l2-ctl writes it ("Y16 -BE").
-    static func fourCCString(_ code: UInt32) -> String {
+    public static func fourCCString(_ code: UInt32) -> String {
         let letters = String(decoding: (0..<4).map { UInt8(truncatingIfNeeded: (code & 0x7FFF_FFFF) >> ($0 * 8)) }, as: UTF8.self)
         return code & 0x8000_0000 != 0 ? letters + "-BE" : letters
     }
 
     /// Every format the node offers for `type`, except ones libv4l would emulate (none here: we
     /// speak to the kernel directly, but a flag set by a driver is still respected).
-    func formats(type: V4L2BufferType, withSizes: Bool = true) throws(SystemCallError) -> [(code: UInt32, info: V4L2FormatInfo)] {
+    public func formats(type: V4L2BufferType, withSizes: Bool = true) throws(SystemCallError) -> [(code: UInt32, info: V4L2FormatInfo)] {
         var result: [(UInt32, V4L2FormatInfo)] = []
         var index: UInt32 = 0
         while true {
@@ -42,7 +42,8 @@ extension V4L2Device {
         return result
     }
 
-    func frameSizes(fourCC: UInt32) throws(SystemCallError) -> [V4L2FrameSizeInfo] {
+    /// The sizes `fourCC` comes in, each with its frame intervals (`VIDIOC_ENUM_FRAMESIZES`).
+    public func frameSizes(fourCC: UInt32) throws(SystemCallError) -> [V4L2FrameSizeInfo] {
         var sizes: [V4L2FrameSizeInfo] = []
         var index: UInt32 = 0
         while true {
@@ -71,7 +72,8 @@ extension V4L2Device {
         return sizes
     }
 
-    func frameIntervals(fourCC: UInt32, width: Int, height: Int) throws(SystemCallError) -> [V4L2FrameIntervalInfo] {
+    /// The frame intervals `fourCC` offers at `width`x`height` (`VIDIOC_ENUM_FRAMEINTERVALS`).
+    public func frameIntervals(fourCC: UInt32, width: Int, height: Int) throws(SystemCallError) -> [V4L2FrameIntervalInfo] {
         var intervals: [V4L2FrameIntervalInfo] = []
         var index: UInt32 = 0
         while true {

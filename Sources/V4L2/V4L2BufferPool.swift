@@ -9,26 +9,26 @@ internal import CV4L2
 ///
 /// Holds its device, so the fd is closed only after the buffers are unmapped (a mapping keeps the
 /// driver's file open: vivid, for one, will not come back after a disconnect until both are gone).
-final class V4L2BufferPool {
-    let device: V4L2Device
-    let type: V4L2BufferType
+public final class V4L2BufferPool {
+    public let device: V4L2Device
+    public let type: V4L2BufferType
     private let mappings: [UnsafeMutableRawBufferPointer]
     /// The `v4l2_plane` array a multi-planar `v4l2_buffer` points at; one plane is all Camcast uses.
     private let planes: UnsafeMutablePointer<v4l2_plane>
 
     private static let memoryMMAP: UInt32 = 1  // V4L2_MEMORY_MMAP
 
-    var count: Int { mappings.count }
+    public var count: Int { mappings.count }
 
     /// Asks for `count` buffers and maps every one the driver granted.
-    init(device: V4L2Device, type: V4L2BufferType, count: Int) throws(SystemCallError) {
+    public init(device: V4L2Device, type: V4L2BufferType, count: Int) throws(SystemCallError) {
         var request = v4l2_requestbuffers()
         request.count = UInt32(count)
         request.type = type.rawValue
         request.memory = Self.memoryMMAP
         try device.ioctl("VIDIOC_REQBUFS", cv4l2_vidioc_reqbufs(), &request)
-        // Fewer than two buffers cannot stream: the capture loop keeps the last delivered one (see
-        // V4L2CaptureLoop), so the driver would have nothing to fill.
+        // Fewer than two buffers cannot stream: a user that keeps the last delivered one (Capture's
+        // V4L2CaptureLoop does) would leave the driver nothing to fill.
         guard request.count >= 2 else { throw SystemCallError(call: "VIDIOC_REQBUFS", errno: ENOMEM) }
 
         let planes = UnsafeMutablePointer<v4l2_plane>.allocate(capacity: 1)
@@ -62,13 +62,13 @@ final class V4L2BufferPool {
     }
 
     /// Hands buffer `index` to the driver to fill.
-    func queue(_ index: Int) throws(SystemCallError) {
+    public func queue(_ index: Int) throws(SystemCallError) {
         var buffer = Self.describe(index: UInt32(index), type: type, planes: planes)
         try device.ioctl("VIDIOC_QBUF", cv4l2_vidioc_qbuf(), &buffer)
     }
 
     /// Takes the oldest filled buffer; nil when none is ready yet (EAGAIN: the fd is non-blocking).
-    func dequeue() throws(SystemCallError) -> V4L2DequeuedBuffer? {
+    public func dequeue() throws(SystemCallError) -> V4L2DequeuedBuffer? {
         var buffer = Self.describe(index: 0, type: type, planes: planes)
         do throws(SystemCallError) {
             try device.ioctl("VIDIOC_DQBUF", cv4l2_vidioc_dqbuf(), &buffer)
@@ -87,7 +87,7 @@ final class V4L2BufferPool {
     }
 
     /// The mapped bytes of buffer `index`.
-    func bytes(of index: Int) -> UnsafeRawBufferPointer {
+    public func bytes(of index: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(mappings[index])
     }
 
