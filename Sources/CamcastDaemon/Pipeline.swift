@@ -253,6 +253,7 @@ public struct Pipeline: Service {
                 // Each output as the registry saw it to the end: rtmp-1 stopped 1234567 B 3 attempts.
                 "outputs": "\(control.telemetry.outputMeters.map { Self.summary($0.reading()) }.joined(separator: "; "))",
             ].merging(audio.map { Self.audioSummary($0, late: interleaver?.latePackets ?? 0) } ?? [:]) { $1 })
+        Self.logConversionCost(conversion, logger: logger)
         Self.logOverlayCost(stages, logger: logger)
         if let summary = latency?.summary() {
             logger.info("latency", metadata: summary.metadata.mapValues { .string($0) })

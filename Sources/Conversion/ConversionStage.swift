@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Media
 import Synchronization
 
@@ -22,8 +25,11 @@ public final class ConversionStage: Sendable {
     public let size: VideoSize
     public let scaling: ScalingMode
     private let pool = Mutex<[PictureBuffer]>([])
-    /// Frames that had to be converted or scaled (the others went on untouched), and buffers made.
+    /// Frames seen, those that had to be converted or scaled (the others went on untouched), the
+    /// capture thread's CPU time converting them, and buffers made (the stop summary reads these).
+    private let frames = Atomic<Int>(0)
     private let converted = Atomic<Int>(0)
+    private let convertingNanoseconds = Atomic<Int>(0)
     private let buffersMade = Atomic<Int>(0)
 
     /// Buffers kept for reuse; more only while that many deliveries run at once (a source swap).
@@ -34,10 +40,17 @@ public final class ConversionStage: Sendable {
         self.scaling = scaling
     }
 
-    /// Frames converted so far and picture buffers allocated for them (a steady stream allocates
-    /// one or two, then reuses them).
-    public var cost: (framesConverted: Int, buffersMade: Int) {
-        (converted.load(ordering: .relaxed), buffersMade.load(ordering: .relaxed))
+    /// Frames seen and converted so far, the CPU time converting took, and picture buffers
+    /// allocated for them (a steady stream allocates one or two, then reuses them).
+    public var cost: (frames: Int, framesConverted: Int, cpuNanoseconds: Int, buffersMade: Int) {
+        (frames.load(ordering: .relaxed), converted.load(ordering: .relaxed),
+         convertingNanoseconds.load(ordering: .relaxed), buffersMade.load(ordering: .relaxed))
+    }
+
+    private static func threadCPUNanoseconds() -> Int {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return time.tv_sec * 1_000_000_000 + time.tv_nsec
     }
 
     /// Calls `next` with `frame` as the encoder's picture. The picture is valid only inside `next`
@@ -48,7 +61,9 @@ public final class ConversionStage: Sendable {
     public func convert<R>(_ frame: VideoFrame, then next: (VideoFrame) throws -> R) throws -> R {
         guard frame.requiredPlanes != nil else { throw ConversionError.unsupportedPixelFormat(frame.pixelFormat) }
         if let problem = frame.layoutProblem { throw ConversionError.invalidFrame(problem) }
+        frames.add(1, ordering: .relaxed)
         if let ready = Self.asEncoderPicture(frame, size: size) { return try next(ready) }
+        let start = Self.threadCPUNanoseconds()
         let output = try frame.withUnsafeBytes { (bytes) throws(ConversionError) in
             // layoutProblem saw every plane inside a non-empty buffer. A driver's mapping is untyped
             // memory: bind it to the bytes libyuv reads it as.
@@ -57,6 +72,7 @@ public final class ConversionStage: Sendable {
             return try picture(of: frame, planes: planes)
         }
         converted.add(1, ordering: .relaxed)
+        convertingNanoseconds.add(Self.threadCPUNanoseconds() - start, ordering: .relaxed)
         defer { giveBack(output) }
         let (made, loan) = output.frame(stampedLike: frame)
         defer { loan.endLoan() }

@@ -56,7 +56,7 @@ import Testing
                 #expect(picture.pixelFormat == format && picture.planes == camera.planes)
             }
         }
-        #expect(stage.cost.framesConverted == 0 && stage.cost.buffersMade == 0)
+        #expect(stage.cost.frames == 1 && stage.cost.framesConverted == 0 && stage.cost.buffersMade == 0)
     }
 
     @Test func yv12IsRenamedI420WithoutACopy() throws {
@@ -91,6 +91,7 @@ import Testing
             }
         }
         #expect(addresses.count == 1 && stage.cost.buffersMade == 1 && stage.cost.framesConverted == 10)
+        #expect(stage.cost.frames == 10 && stage.cost.cpuNanoseconds > 0)
     }
 
     @Test func rgbBecomesStudioRangeI420() throws {
