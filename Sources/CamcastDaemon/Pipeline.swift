@@ -170,7 +170,8 @@ public struct Pipeline: Service {
             if !wallClockLogged.exchange(true, ordering: .relaxed) { Self.logFirstCapture(frame, logger: logger) }
             do {
                 // Source -> conversion -> overlay -> encoder, each called with no lock of another held.
-                try conversion.convert(frame) { picture in
+                let planar = stages.encoderWantsI420.load(ordering: .relaxed)
+                try conversion.convert(frame, planar: planar) { picture in
                     try overlay.filter(picture) { (filtered) throws(EncoderError) in
                         let encodeStart = MonotonicTime.now()
                         try stages.encode(filtered)

@@ -4,9 +4,10 @@ import Media
 /// The libyuv calls that make the encoder's picture in a pool buffer.
 extension ConversionStage {
     /// `frame` (whose planes are `p`) as a pool buffer at the stream's size; the caller gives it back.
-    func picture(of frame: VideoFrame, planes p: [SourcePlane]) throws(ConversionError) -> PictureBuffer {
+    /// `planar`: I420 only, for an encoder that reads nothing else.
+    func picture(of frame: VideoFrame, planes p: [SourcePlane], planar: Bool) throws(ConversionError) -> PictureBuffer {
         let sameSize = frame.width == size.width && frame.height == size.height
-        if sameSize { return try atOwnSize(frame, planes: p) }
+        if sameSize { return try atOwnSize(frame, planes: p, planar: planar) }
         // libyuv scales planar I420: I420 and YV12 are read where they lie, the rest is converted first.
         switch frame.pixelFormat {
         case .i420: return try scaled(frame, planes: p)
@@ -20,16 +21,16 @@ extension ConversionStage {
     }
 
     /// A frame at the stream's size that the encoder cannot read as it is.
-    private func atOwnSize(_ frame: VideoFrame, planes p: [SourcePlane]) throws(ConversionError) -> PictureBuffer {
+    private func atOwnSize(_ frame: VideoFrame, planes p: [SourcePlane], planar: Bool) throws(ConversionError) -> PictureBuffer {
         let (w, h) = (Int32(frame.width), Int32(frame.height))
         switch frame.pixelFormat {
-        case .nv21:
+        case .nv21 where !planar:
             let out = takeBuffer(.nv12, width: frame.width, height: frame.height)
             CopyPlane(p[0].base, Int32(p[0].bytesPerRow), out.plane(0), w, w, h)
             SwapUVPlane(p[1].base, Int32(p[1].bytesPerRow), out.plane(1), Int32(2 * out.chromaWidth),
                         Int32(out.chromaWidth), Int32(out.chromaHeight))
             return out
-        case .yuyv, .uyvy:
+        case .yuyv where !planar, .uyvy where !planar:
             let out = takeBuffer(.nv12, width: frame.width, height: frame.height)
             let (stride, uvStride) = (Int32(p[0].bytesPerRow), Int32(2 * out.chromaWidth))
             let status = frame.pixelFormat == .yuyv

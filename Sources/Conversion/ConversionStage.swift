@@ -13,7 +13,8 @@ import Synchronization
 ///   untouched: no copy, still borrowed from the driver when it was. YV12 too, as I420 with its
 ///   U and V planes named the other way round.
 /// - NV21 and packed 4:2:2 (YUYV, UYVY) at the stream's size become NV12, x264's own layout, so its
-///   input copy does not interleave chroma again; RGB becomes I420.
+///   input copy does not interleave chroma again; RGB becomes I420. For an encoder that reads
+///   planar I420 only (x265: `planar`), every one of them becomes I420, NV12 included.
 /// - A frame of another size is converted to I420 at its own size (unless it is I420 already) and
 ///   scaled with libyuv's bilinear filter, black bars painted where `fit` leaves them.
 ///
@@ -57,19 +58,19 @@ public final class ConversionStage: Sendable {
     /// (a converted one is lent from the pool, and reading it later traps); `next` may write into
     /// it in place, and must put back what it wrote if the frame came through untouched (its
     /// source may repeat the buffer). Throws `ConversionError` for a frame it cannot read, and
-    /// whatever `next` throws.
-    public func convert<R>(_ frame: VideoFrame, then next: (VideoFrame) throws -> R) throws -> R {
+    /// whatever `next` throws. `planar`: the encoder reads I420 only.
+    public func convert<R>(_ frame: VideoFrame, planar: Bool = false, then next: (VideoFrame) throws -> R) throws -> R {
         guard frame.requiredPlanes != nil else { throw ConversionError.unsupportedPixelFormat(frame.pixelFormat) }
         if let problem = frame.layoutProblem { throw ConversionError.invalidFrame(problem) }
         frames.add(1, ordering: .relaxed)
-        if let ready = Self.asEncoderPicture(frame, size: size) { return try next(ready) }
+        if let ready = Self.asEncoderPicture(frame, size: size, planar: planar) { return try next(ready) }
         let start = Self.threadCPUNanoseconds()
         let output = try frame.withUnsafeBytes { (bytes) throws(ConversionError) in
             // layoutProblem saw every plane inside a non-empty buffer. A driver's mapping is untyped
             // memory: bind it to the bytes libyuv reads it as.
             let base = bytes.bindMemory(to: UInt8.self).baseAddress!
             let planes = frame.planes.map { SourcePlane(base: base + $0.offset, bytesPerRow: $0.bytesPerRow) }
-            return try picture(of: frame, planes: planes)
+            return try picture(of: frame, planes: planes, planar: planar)
         }
         converted.add(1, ordering: .relaxed)
         convertingNanoseconds.add(Self.threadCPUNanoseconds() - start, ordering: .relaxed)
@@ -80,10 +81,12 @@ public final class ConversionStage: Sendable {
     }
 
     /// `frame` itself when the encoder can read it as it is (YV12 renamed as I420); nil otherwise.
-    static func asEncoderPicture(_ frame: VideoFrame, size: VideoSize) -> VideoFrame? {
+    static func asEncoderPicture(_ frame: VideoFrame, size: VideoSize, planar: Bool = false) -> VideoFrame? {
         guard frame.width == size.width, frame.height == size.height else { return nil }
         switch frame.pixelFormat {
-        case .i420, .nv12:
+        case .i420:
+            return frame
+        case .nv12 where !planar:
             return frame
         case .yv12:
             // Same planes as I420 in the order Y, V, U: naming them the other way is the conversion.

@@ -94,6 +94,26 @@ import Testing
         #expect(stage.cost.frames == 10 && stage.cost.cpuNanoseconds > 0)
     }
 
+    /// x265 reads I420 only: for it, NV12 and the formats that would become NV12 become I420 here,
+    /// outside the encoder's lock (its backend would split NV12 under the lock otherwise).
+    @Test(arguments: [PixelFormat.nv12, .nv21, .yuyv, .uyvy])
+    func aPlanarEncoderGetsI420(_ format: PixelFormat) throws {
+        let stage = ConversionStage(size: Self.stream, scaling: .fit)
+        let frame = Self.frame(format)
+        let source = frame.copiedBytes()
+        try stage.convert(frame, planar: true) { picture in
+            #expect(picture.pixelFormat == .i420 && picture.width == 320 && picture.height == 180)
+            let luma = picture.withUnsafeBytes { Array($0.prefix(8)) }
+            let expected = format == .nv12 || format == .nv21 ? Array(source.prefix(8))
+                : (0..<8).map { source[2 * $0 + (format == .uyvy ? 1 : 0)] }
+            #expect(luma == expected)
+        }
+        #expect(stage.cost.framesConverted == 1)
+        // I420 itself still goes on untouched.
+        let i420 = Self.frame(.i420)
+        try stage.convert(i420, planar: true) { #expect(Self.address($0) == Self.address(i420)) }
+    }
+
     @Test func rgbBecomesStudioRangeI420() throws {
         let stage = ConversionStage(size: Self.stream, scaling: .fit)
         try stage.convert(Self.frame(.rgb24, fill: 255)) { picture in
