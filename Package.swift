@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The pipeline is visible in the targets:
-//   Capture ─▶ Encoder ─▶ Outputs (FLV files, Annex-B files, RTMP over librtmp), wired together by
+//   Capture ─▶ Conversion ─▶ Overlay ─▶ Encoder ─▶ Outputs (FLV files, Annex-B files, RTMP over librtmp), wired together by
 //   CamcastDaemon, started by `camcast`.
 // Each C library is wrapped by exactly one thin `C*` system-library module and imported by exactly
 // one Swift module, so no C type reaches a public API. Media, FLV, RTMPAddress and Config are pure Swift.
@@ -78,8 +78,11 @@ let package = Package(
             dependencies: ["Media", "CALSA", "CSWResample", .product(name: "Logging", package: "swift-log")]),
         // Stage 2, sound: the AAC-LC encoder session (libavcodec's native encoder).
         .target(name: "AudioEncoder", dependencies: ["Media", "CAVCodec", .product(name: "Logging", package: "swift-log")]),
-        // Stage 2: the encoder session, H.264 through libx264 or H.265 through libx265 (libyuv for
-        // pixel conversion).
+        // Between stage 1 and the filters: any raw frame to the encoder's picture (I420/NV12 at the
+        // stream's size) with libyuv, on the capture thread; a frame that already is one goes on untouched.
+        .target(name: "Conversion", dependencies: ["Media", "CYUV"]),
+        // Stage 2: the encoder session, H.264 through libx264 or H.265 through libx265, taking the
+        // conversion stage's pictures (libyuv only for x265's NV12 to I420).
         .target(name: "Encoder", dependencies: ["Media", "CX264", "CX265", "CYUV", .product(name: "Logging", package: "swift-log")]),
         // Stage 3: FLV wire format, pure Swift (Media for the one EINTR-retrying syscall helper).
         .target(name: "FLV", dependencies: ["Media"]),
@@ -110,7 +113,7 @@ let package = Package(
         .target(
             name: "CamcastDaemon",
             dependencies: [
-                "Media", "Capture", "Encoder", "FLV", "RTMPAddress", "RTMP", "Outputs", "Recording", "Config", "AudioCapture",
+                "Media", "Capture", "Conversion", "Encoder", "FLV", "RTMPAddress", "RTMP", "Outputs", "Recording", "Config", "AudioCapture",
                 "AudioEncoder", "Overlay", "Telemetry", "StatusServer", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -129,7 +132,7 @@ let package = Package(
         .testTarget(name: "FLVTests", dependencies: ["FLV", "Media", "TestSupport"]),
         .testTarget(
             name: "EncoderTests",
-            dependencies: ["Encoder", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["Encoder", "Conversion", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "RTMPAddressTests", dependencies: ["RTMPAddress"]),
         .testTarget(
             name: "RTMPTests",
@@ -140,7 +143,7 @@ let package = Package(
         .target(name: "CRTMPLogProbe", dependencies: ["CRTMP"], path: "Tests/CRTMPLogProbe"),
         .testTarget(
             name: "CaptureTests",
-            dependencies: ["Capture", "Encoder", "Media", "Overlay", "V4L2", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["Capture", "Conversion", "Media", "Overlay", "V4L2", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         // The device layer without a device: layouts, the listing's text and JSON, what a node that
         // is not V4L2 answers. Capture from a real driver is in CaptureIntegrationTests (vivid VM).
         .testTarget(name: "V4L2Tests", dependencies: ["V4L2", "Media"]),
@@ -151,7 +154,8 @@ let package = Package(
             name: "AudioEncoderTests",
             dependencies: ["AudioEncoder", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "OverlayTests", dependencies: ["Overlay", "Media"]),
+        .testTarget(name: "OverlayTests", dependencies: ["Overlay", "Conversion", "Media"]),
+        .testTarget(name: "ConversionTests", dependencies: ["Conversion", "Media"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Media", "TestSupport"]),
         // Daemon and output logic apart from processes: the RTMP output over a fake publisher,
         // reconnect schedule, send queue, dead-peer detection, reload plans, sd_notify datagrams,

@@ -1,4 +1,5 @@
 import Capture
+import Conversion
 import Encoder
 import FLV
 import Logging
@@ -139,12 +140,14 @@ public struct Pipeline: Service {
         let duration = settings.durationSeconds.map { Int64($0 * 1e9) - halfInterval }
         let firstFrame = Mutex<MonotonicTime?>(nil)
         let stall = DebugCaptureStall.fromEnvironment()
-        // The filter between the source and the encoder (text and a clock on the picture); a
+        // Every frame becomes the encoder's picture (I420/NV12 at the stream's size) here, on the
+        // capture thread, outside the encoder's locks; a frame that already is one goes on untouched.
+        let conversion = ConversionStage(size: settings.encoder.size, scaling: settings.encoder.scaling)
+        // The filter between conversion and the encoder (text and a clock on the picture); a
         // reload replaces its settings in place. The font was checked when the settings were made.
         let overlay: OverlayStage
         do {
-            overlay = try OverlayStage(
-                settings: settings.overlay, stream: settings.encoder.size, scaling: settings.encoder.scaling, logger: logger)
+            overlay = try OverlayStage(settings: settings.overlay, logger: logger)
         } catch {
             throw PipelineError.sourceFailed("overlay: \(error)")
         }
@@ -166,12 +169,16 @@ public struct Pipeline: Service {
             counters.framesCaptured.add(1, ordering: .relaxed)
             if !wallClockLogged.exchange(true, ordering: .relaxed) { Self.logFirstCapture(frame, logger: logger) }
             do {
-                try overlay.filter(frame) { (filtered) throws(EncoderError) in
-                    let encodeStart = MonotonicTime.now()
-                    try stages.encode(filtered)
-                    counters.encodeNanoseconds.add(Int(MonotonicTime.now().nanoseconds(since: encodeStart)), ordering: .relaxed)
-                    // The picture as it was encoded, overlay included (the overlay's bytes go back after).
-                    control.snapshots.offer(filtered)
+                // Source -> conversion -> overlay -> encoder, each called with no lock of another held.
+                let planar = stages.encoderWantsI420.load(ordering: .relaxed)
+                try conversion.convert(frame, planar: planar) { picture in
+                    try overlay.filter(picture) { (filtered) throws(EncoderError) in
+                        let encodeStart = MonotonicTime.now()
+                        try stages.encode(filtered)
+                        counters.encodeNanoseconds.add(Int(MonotonicTime.now().nanoseconds(since: encodeStart)), ordering: .relaxed)
+                        // The picture as it was encoded, overlay included (the overlay's bytes go back after).
+                        control.snapshots.offer(filtered)
+                    }
                 }
             } catch {
                 stop.fire(.failed(.encoderFailed("\(error)")))
@@ -247,6 +254,7 @@ public struct Pipeline: Service {
                 // Each output as the registry saw it to the end: rtmp-1 stopped 1234567 B 3 attempts.
                 "outputs": "\(control.telemetry.outputMeters.map { Self.summary($0.reading()) }.joined(separator: "; "))",
             ].merging(audio.map { Self.audioSummary($0, late: interleaver?.latePackets ?? 0) } ?? [:]) { $1 })
+        Self.logConversionCost(conversion, logger: logger)
         Self.logOverlayCost(stages, logger: logger)
         if let summary = latency?.summary() {
             logger.info("latency", metadata: summary.metadata.mapValues { .string($0) })

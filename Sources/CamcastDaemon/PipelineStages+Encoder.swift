@@ -54,6 +54,7 @@ extension PipelineStages {
             logger.warning("encoder flush before the codec change failed", metadata: ["error": "\(error)"])
         }
         encoderSlot.withLock { $0 = replacement }
+        encoderWantsI420.store(settings.codec.readsPlanarOnly, ordering: .relaxed)
         old.close()
     }
 }

@@ -30,6 +30,11 @@ final class PipelineStages: Sendable {
     /// Set while a codec change replaces the session: an encode that meets the old one closed
     /// waits for the new one instead of failing the run.
     let encoderChange = Mutex(EncoderChange.none)
+    /// Whether the session in force reads planar I420 only (x265): the conversion stage then makes
+    /// I420 of NV12 too, so that the backend does not convert under the session's lock. Set with
+    /// the session; a frame converted just before a codec change still encodes (x265's backend
+    /// splits NV12 itself).
+    let encoderWantsI420: Atomic<Bool>
     /// Where every session's pictures go (the pipeline's handler), for a session a reload opens.
     let encoderOutput: @Sendable (EncodedPicture) -> Void
     let stop: StopSignal
@@ -67,6 +72,7 @@ final class PipelineStages: Sendable {
     ) {
         self.settings = Mutex(settings)
         encoderSlot = Mutex(encoder)
+        encoderWantsI420 = Atomic(encoder.settings.codec.readsPlanarOnly)
         self.encoderOutput = encoderOutput
         self.stop = stop
         self.latency = latency

@@ -9,7 +9,7 @@ import V4L2
 /// Plays a recording of what a camera sends — an MJPEG stream, or raw frames in any pixel format
 /// the V4L2 path accepts — through the code the V4L2 path uses: JPEGs are decoded by
 /// `MJPEGFrameDecoding` (bad ones dropped and counted, as from a camera) and raw frames are
-/// delivered in the device layout `V4L2FrameLayout` gives, for the encoder's `FrameConverter`.
+/// delivered in the device layout `V4L2FrameLayout` gives, for the conversion stage (`ConversionStage`).
 /// So a format can be tested, and benchmarked, without the camera.
 ///
 /// Pacing, skipping and looping are `FilePlayback`'s, as for a y4m clip. Raw frames of a regular

@@ -7,8 +7,8 @@ import V4L2
 
 /// A camera that is not there when the run starts is a camera lost before its first frame: the
 /// slate goes out at the configured size, and the device is tried every `reopenIntervalSeconds`.
-/// Whatever it grants once it opens becomes the stream's format (the encoder converts and scales
-/// any frame to its own size, so the switch from slate to live frames needs nothing downstream).
+/// Whatever it grants once it opens becomes the stream's format (the conversion stage converts and
+/// scales any frame to the stream's size, so the switch from slate to live frames needs nothing downstream).
 extension V4L2CaptureLoop {
     /// The slate's layout before any device format is known: NV12, which the encoder takes as it
     /// is, at the configured size (rounded down to even, as 4:2:0 needs).

@@ -1,7 +1,8 @@
 import Logging
 
 /// What a codec library does for an `EncoderSession`: the session owns the lock, the keyframe
-/// schedule, the pixel conversion, the recovery policy and delivery; a backend only turns pictures
+/// schedule, the recovery policy and delivery; a backend only turns pictures (I420 or NV12 at the
+/// stream's size, made by the conversion stage before the session)
 /// into NAL units. One backend per library (x264, x265); not thread-safe, kept inside the
 /// session's Mutex.
 protocol EncoderBackend: AnyObject {

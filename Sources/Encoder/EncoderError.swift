@@ -14,11 +14,13 @@ public enum EncoderError: Error, Hashable, CustomStringConvertible {
     case malformedOutput(String)
     /// `x264_encoder_reconfig` / `x265_encoder_reconfig` returned a negative status.
     case reconfigureFailed(status: Int)
-    /// The encoder cannot take this pixel format (MJPEG must be decoded first).
+    /// The encoder takes only I420 and NV12 (the conversion stage turns every other format into one).
     case unsupportedPixelFormat(PixelFormat)
+    /// The frame is not at the stream's size (the conversion stage scales it first).
+    case frameSizeMismatch(frame: VideoSize, stream: VideoSize)
     /// The frame's planes do not fit its buffer, or its size is not positive.
     case invalidFrame(String)
-    /// A libyuv conversion or scale returned non-zero.
+    /// A libyuv conversion returned non-zero (x265's NV12 to I420).
     case conversionFailed(function: String, status: Int)
 
     public var description: String {
@@ -30,7 +32,10 @@ public enum EncoderError: Error, Hashable, CustomStringConvertible {
         case .encodeFailed(let status): "encoding a picture failed with status \(status)"
         case .malformedOutput(let reason): "encoder output is malformed: \(reason)"
         case .reconfigureFailed(let status): "encoder reconfiguration failed with status \(status)"
-        case .unsupportedPixelFormat(let format): "the encoder does not take \(format.rawValue) frames"
+        case .unsupportedPixelFormat(let format):
+            "the encoder does not take \(format.rawValue) frames, only I420 and NV12 (convert them first)"
+        case .frameSizeMismatch(let frame, let stream):
+            "the encoder takes \(stream) frames, this one is \(frame) (scale it first)"
         case .invalidFrame(let reason): "invalid frame: \(reason)"
         case .conversionFailed(let function, let status): "libyuv \(function) failed with status \(status)"
         }

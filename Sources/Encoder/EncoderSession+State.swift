@@ -19,7 +19,6 @@ extension EncoderSession {
         var encoder: (any EncoderBackend)?
         /// `close` or `flush` ran: recovery must not bring the encoder back.
         var isShutDown = false
-        let converter = FrameConverter()
         var bitrateKbps: Int
         /// The parameter sets in force ([SPS, PPS] or [VPS, SPS, PPS]): from the stream headers,
         /// then from each keyframe's own NALs.

@@ -4,8 +4,13 @@ import Synchronization
 
 /// A live encoding session: frames in, `EncodedPicture`s out through the output handler. One
 /// session shape for both codecs: `settings.codec` picks the backend (libx264 for H.264, libx265
-/// for H.265); the lock, the keyframe schedule in capture time, the pixel conversion, the
-/// recovery policy and delivery outside the lock are the session's, not the backend's.
+/// for H.265); the lock, the keyframe schedule in capture time, the recovery policy and delivery
+/// outside the lock are the session's, not the backend's.
+///
+/// The session takes frames already in its picture format: I420 or NV12 at `settings.size`, as the
+/// conversion stage (`Conversion`'s `ConversionStage`, on the capture thread) makes them. Any
+/// other frame is refused with `.unsupportedPixelFormat` or `.frameSizeMismatch`; nothing is
+/// converted or scaled under the session's locks.
 ///
 /// The encoder handle sits behind one `Mutex`, so `encode`, `requestKeyframe`, `reconfigure`, `flush`
 /// and `close` may be called from any thread at any time (the lock of seeds 000/004). That lock
@@ -62,19 +67,32 @@ public final class EncoderSession: Sendable {
     /// The PTS is the frame's capture time in milliseconds. The encoder must never see a PTS that does not
     /// increase, so a frame stamped at or before the previous one is moved to previous + 1 ms.
     public func encode(_ frame: VideoFrame) throws(EncoderError) {
-        try producer.withLock { (_) throws(EncoderError) in
-            var attempt = try encodeLocked(frame, recovering: false)
-            if case .failed(let error) = attempt {
-                // Recovery waits between tries without the lock (see +Recovery), then encodes the
-                // same frame on the new encoder, which starts with an IDR anyway.
-                try recreateEncoder(after: error)
-                attempt = try encodeLocked(frame, recovering: true)
-            }
-            switch attempt {
-            case .delivered(let picture): if let picture { output(picture) }
-            case .failed(let error): throw error
+        try checkInput(frame)
+        try frame.withUnsafeBytes { (bytes) throws(EncoderError) in
+            let image = X264InputImage(frame, bytes: bytes)
+            try producer.withLock { (_) throws(EncoderError) in
+                var attempt = try encodeLocked(image, of: frame, recovering: false)
+                if case .failed(let error) = attempt {
+                    // Recovery waits between tries without the lock (see +Recovery), then encodes the
+                    // same frame on the new encoder, which starts with an IDR anyway.
+                    try recreateEncoder(after: error)
+                    attempt = try encodeLocked(image, of: frame, recovering: true)
+                }
+                switch attempt {
+                case .delivered(let picture): if let picture { output(picture) }
+                case .failed(let error): throw error
+                }
             }
         }
+    }
+
+    /// Refuses a frame the encoder cannot read as it is: not I420/NV12, not at the stream's size,
+    /// or with planes outside its bytes.
+    private func checkInput(_ frame: VideoFrame) throws(EncoderError) {
+        guard frame.pixelFormat == .i420 || frame.pixelFormat == .nv12 else { throw .unsupportedPixelFormat(frame.pixelFormat) }
+        let size = VideoSize(width: frame.width, height: frame.height)
+        guard size == settings.size else { throw .frameSizeMismatch(frame: size, stream: settings.size) }
+        if let problem = frame.layoutProblem { throw .invalidFrame(problem) }
     }
 
     /// What one locked encode did: a picture (or none yet), or an encoder failure that recovery may cure.
@@ -83,11 +101,10 @@ public final class EncoderSession: Sendable {
         case failed(EncoderError)
     }
 
-    private func encodeLocked(_ frame: VideoFrame, recovering: Bool) throws(EncoderError) -> Attempt {
+    private func encodeLocked(_ image: X264InputImage, of frame: VideoFrame, recovering: Bool) throws(EncoderError) -> Attempt {
         try withState { (state) throws(EncoderError) -> Attempt in
             guard let encoder = state.encoder else { throw .closed }
             let pts = state.presentationTime(for: frame)
-            let converter = state.converter
             let index = state.acceptedFrames
             let requested = keyframeRequests.take(forFrame: index)
             let forceIDR = recovering || requested || state.keyframeDue(pts: pts)
@@ -96,9 +113,7 @@ public final class EncoderSession: Sendable {
             defer { if !accepted { keyframeRequests.giveBack(requested, forFrame: index) } }
             let result: EncoderBackendOutput?
             do throws(EncoderError) {
-                result = try converter.withImage(of: frame, size: settings.size, scaling: settings.scaling) { (image) throws(EncoderError) in
-                    try encoder.encodePicture(image, pts: pts, forceIDR: forceIDR)
-                }
+                result = try encoder.encodePicture(image, pts: pts, forceIDR: forceIDR)
             } catch {
                 switch error {
                 case .encodeFailed where !recovering, .malformedOutput where !recovering:

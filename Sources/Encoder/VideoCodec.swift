@@ -14,6 +14,10 @@ public enum VideoCodec: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// Whether its library reads planar I420 only (x265); x264 reads NV12 as well (its own layout),
+    /// so the conversion stage should hand x265 I420 and x264 NV12 where it converts anyway.
+    public var readsPlanarOnly: Bool { self == .h265 }
+
     /// The library behind it, for logs and errors.
     public var library: String {
         switch self {

@@ -110,7 +110,9 @@ final class X265Encoder: EncoderBackend {
         return EncoderBackendOutput(units: units, isKeyframe: isKeyframe, pts: output.pointee.pts, dts: output.pointee.dts)
     }
 
-    /// The image's Y, U, V planes; NV12 is split into a scratch I420 picture first.
+    /// The image's Y, U, V planes; NV12 is split into a scratch I420 picture first. In the daemon
+    /// the conversion stage makes I420 for x265, so this split runs only for a frame converted just
+    /// before a codec change (and for a caller that hands the session NV12 itself).
     private func planarPlanes(of image: X264InputImage) throws(EncoderError) -> [X264InputImage.Plane] {
         switch image.layout {
         case .i420:

@@ -8,12 +8,8 @@ import Media
 /// a reload hands a new one in.
 final class OverlayRenderer: @unchecked Sendable {
     let settings: OverlaySettings
-    /// The stream's size and how the encoder scales a frame of another size into it (nil: every
-    /// frame is drawn on as the stream's picture).
-    let stream: VideoSize?
-    let scaling: ScalingMode
-    /// The font at every line height drawn so far (the items' own, and those of scaled frames).
-    private var fonts: [Int: FontFace]
+    /// The font at every item height.
+    private let fonts: [Int: FontFace]
     private let texts: [ClockText]
     private let clock: SystemClock
     private var placed: [PlacedText?]
@@ -21,12 +17,8 @@ final class OverlayRenderer: @unchecked Sendable {
     private(set) var layouts = 0
 
     /// Opens the font at every height the items ask for; a missing or unreadable font throws.
-    init(
-        settings: OverlaySettings, stream: VideoSize? = nil, scaling: ScalingMode = .fit, clock: SystemClock = SystemClock()
-    ) throws(OverlayError) {
+    init(settings: OverlaySettings, clock: SystemClock = SystemClock()) throws(OverlayError) {
         self.settings = settings
-        self.stream = stream
-        self.scaling = scaling
         var fonts: [Int: FontFace] = [:]
         for item in settings.items where fonts[item.height] == nil {
             fonts[item.height] = try FontFace(path: settings.fontPath, height: item.height)
@@ -47,16 +39,8 @@ final class OverlayRenderer: @unchecked Sendable {
         return texts.map { $0.text(at: seconds, clockIsSet: isSet, unsetText: settings.clockUnsetText) }
     }
 
-    /// The font `height` pixels high, opened the first time a frame needs it (nil if FreeType
-    /// cannot size it: a bitmap font, which the items' own heights were already checked against).
-    private func font(height: Int) -> FontFace? {
-        if let face = fonts[height] { return face }
-        let face = try? FontFace(path: settings.fontPath, height: height)
-        fonts[height] = face
-        return face
-    }
-
-    /// Blends every item into `frame`'s bytes at `base`, keeping what it overwrote in `saved`
+    /// Blends every item into `frame`'s bytes at `base` (the stream's picture, at its size: items
+    /// are given in its pixels), keeping what it overwrote in `saved`
     /// (whose buffers are reused frame after frame); false if the frame's layout does not hold the
     /// text (nothing written then).
     func blend(
@@ -71,11 +55,10 @@ final class OverlayRenderer: @unchecked Sendable {
                 // Laid out already.
             } else {
                 layouts += 1
-                let framing = StreamFraming(frameWidth: frame.width, frameHeight: frame.height, stream: stream, scaling: scaling)
-                let (item, marginX, marginY) = framing.scaled(settings.items[index])
-                guard let font = font(height: item.height) else { return false }
+                let item = settings.items[index]
+                guard let font = fonts[item.height] else { return false }
                 placed[index] = PlacedText(
-                    text: strings[index], item: item, margins: (marginX, marginY), framing: framing, font: font,
+                    text: strings[index], item: item, font: font,
                     format: frame.pixelFormat, frameWidth: frame.width, frameHeight: frame.height)
             }
             guard let text = placed[index],

@@ -5,19 +5,17 @@ import Logging
 import Media
 import Synchronization
 
-/// The filter between the source and the encoder that burns text (a clock, a camera's name) into
-/// each picture, in place: it blends over the rows and columns the text covers in the frame's own
-/// memory, hands the frame on, then puts those bytes back, so a buffer the source reuses or repeats
-/// comes back as it was. Memory lent read-only is copied first (no source in Camcast lends that).
+/// The filter between the conversion stage and the encoder that burns text (a clock, a camera's
+/// name) into each picture, in place: it blends over the rows and columns the text covers in the
+/// frame's own memory (the planes the encoder reads, at the stream's size, so an item's height,
+/// margin and corner are stream pixels as they are), hands the frame on, then puts those bytes
+/// back, so a buffer the source reuses or repeats comes back as it was. Memory lent read-only is
+/// copied first (no source in Camcast lends that).
 ///
 /// `replace(with:)` (a reload) swaps the settings; the next frame delivered after it returns
 /// carries them, with no new keyframe.
 public final class OverlayStage: Sendable {
     private let renderer: Mutex<OverlayRenderer?>
-    /// The stream's size and the encoder's scaling: a frame of another size is drawn on so that
-    /// the text has its configured size and place in the stream's pixels after scaling.
-    private let stream: VideoSize?
-    private let scaling: ScalingMode
     private let logger: Logger?
     private let copiedReadOnly = Atomic<Bool>(false)
     /// What blending overwrote, its buffers reused frame after frame.
@@ -28,21 +26,14 @@ public final class OverlayStage: Sendable {
     private let drawingNanoseconds = Atomic<Int>(0)
 
     /// Checks the font and sets up every item; nil settings or no items pass frames through.
-    /// `stream` is the encode size (nil: frames are drawn on at their own size).
-    public init(
-        settings: OverlaySettings?, stream: VideoSize? = nil, scaling: ScalingMode = .fit, logger: Logger? = nil
-    ) throws(OverlayError) {
-        self.stream = stream
-        self.scaling = scaling
-        renderer = Mutex(try Self.renderer(settings, stream: stream, scaling: scaling))
+    public init(settings: OverlaySettings?, logger: Logger? = nil) throws(OverlayError) {
+        renderer = Mutex(try Self.renderer(settings))
         self.logger = logger
     }
 
-    private static func renderer(
-        _ settings: OverlaySettings?, stream: VideoSize?, scaling: ScalingMode
-    ) throws(OverlayError) -> OverlayRenderer? {
+    private static func renderer(_ settings: OverlaySettings?) throws(OverlayError) -> OverlayRenderer? {
         guard let settings, !settings.items.isEmpty else { return nil }
-        return try OverlayRenderer(settings: settings, stream: stream, scaling: scaling)
+        return try OverlayRenderer(settings: settings)
     }
 
     /// Checks that `settings` can be drawn (the font opens at every height) without changing anything.
@@ -53,7 +44,7 @@ public final class OverlayStage: Sendable {
     /// From the next frame on, draws `settings` (nil: nothing). Opens the font first: on an error
     /// the current overlay stays.
     public func replace(with settings: OverlaySettings?) throws(OverlayError) {
-        let made = try Self.renderer(settings, stream: stream, scaling: scaling)
+        let made = try Self.renderer(settings)
         renderer.withLock { $0 = made }
     }
 

@@ -26,11 +26,10 @@ struct PlacedText {
         components = formatComponents.map { ComponentLayer(layer, component: $0) }
     }
 
-    /// `item` (in frame pixels, margins apart) placed against the edges of `framing`'s picture,
-    /// and kept inside the frame.
+    /// `item` placed against the frame's edges (the frame is the stream's picture: the conversion
+    /// stage scaled it before the overlay), and kept inside it.
     init?(
-        text: String, item: OverlayItem, margins: (x: Int, y: Int), framing: StreamFraming, font: FontFace,
-        format: PixelFormat, frameWidth: Int, frameHeight: Int
+        text: String, item: OverlayItem, font: FontFace, format: PixelFormat, frameWidth: Int, frameHeight: Int
     ) {
         guard let formatComponents = PixelComponent.of(format) else { return nil }
         let layer = TextLayer(text: text, style: item, font: font)
@@ -40,23 +39,23 @@ struct PlacedText {
         self.frameHeight = frameHeight
         width = layer.width
         height = layer.height
-        let (spareX, spareY) = (framing.width - layer.width, framing.height - layer.height)
+        let (spareX, spareY) = (frameWidth - layer.width, frameHeight - layer.height)
+        let margin = item.margin
         let left: Int
         let top: Int
         switch item.position {
-        case .topLeft, .bottomLeft: left = margins.x
+        case .topLeft, .bottomLeft: left = margin
         case .top, .centre, .bottom: left = spareX / 2
-        case .topRight, .bottomRight: left = spareX - margins.x
+        case .topRight, .bottomRight: left = spareX - margin
         }
         switch item.position {
-        case .topLeft, .top, .topRight: top = margins.y
+        case .topLeft, .top, .topRight: top = margin
         case .centre: top = spareY / 2
-        case .bottomLeft, .bottom, .bottomRight: top = spareY - margins.y
+        case .bottomLeft, .bottom, .bottomRight: top = spareY - margin
         }
-        // Inside the frame (a corner in `fit`'s bars moves onto the picture); text wider than
-        // the picture starts at its left edge and is cut on the right.
-        x = max(0, min(framing.x + left, frameWidth - layer.width)) & ~1
-        y = max(0, min(framing.y + top, frameHeight - layer.height)) & ~1
+        // Inside the frame; text wider than the picture starts at its left edge and is cut on the right.
+        x = max(0, min(left, frameWidth - layer.width)) & ~1
+        y = max(0, min(top, frameHeight - layer.height)) & ~1
         components = formatComponents.map { ComponentLayer(layer, component: $0) }
     }
 

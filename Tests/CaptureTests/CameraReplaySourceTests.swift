@@ -1,5 +1,5 @@
 @testable import Capture
-@testable import Encoder
+import Conversion
 import Logging
 import Media
 import Synchronization
@@ -42,17 +42,19 @@ import V4L2
         return (collector.frames.withLock { $0 }, collector.endings.withLock { $0 }, source)
     }
 
-    /// FNV-1a over the planes x264 is handed for `frame` (what `FrameConverter` gives the encoder),
-    /// row by row so that strides do not count.
-    static func encoderInputChecksum(_ frame: VideoFrame, converter: FrameConverter) throws -> UInt64 {
-        let size = VideoSize(width: frame.width, height: frame.height)
-        return try converter.withImage(of: frame, size: size, scaling: .fit) { image in
+    /// FNV-1a over the planes the encoder is handed for `frame` (what the conversion stage gives
+    /// it), row by row so that strides do not count.
+    static func encoderInputChecksum(_ frame: VideoFrame, conversion: ConversionStage) throws -> UInt64 {
+        try conversion.convert(frame) { picture in
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            let chroma = image.layout == .nv12 ? [(frame.width, frame.height / 2)] : [(frame.width / 2, frame.height / 2), (frame.width / 2, frame.height / 2)]
-            for (plane, (rowBytes, rows)) in zip(image.planes, [(frame.width, frame.height)] + chroma) {
-                for row in 0..<rows {
-                    for byte in UnsafeBufferPointer(start: plane.base + row * plane.bytesPerRow, count: rowBytes) {
-                        hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            let (width, height) = (picture.width, picture.height)
+            let chroma = picture.pixelFormat == .nv12 ? [(width, height / 2)] : [(width / 2, height / 2), (width / 2, height / 2)]
+            picture.withUnsafeBytes { bytes in
+                for (plane, (rowBytes, rows)) in zip(picture.planes, [(width, height)] + chroma) {
+                    for row in 0..<rows {
+                        for byte in bytes[(plane.offset + row * plane.bytesPerRow)..<(plane.offset + row * plane.bytesPerRow + rowBytes)] {
+                            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+                        }
                     }
                 }
             }
@@ -77,17 +79,17 @@ import V4L2
         try #require(replayed.count == images.count)
 
         let camera = try #require(MJPEGFrameDecoding(width: 320, height: 180, keepsLastPicture: true, logger: Self.logger, countCorrupt: {}))
-        let converter = FrameConverter()
+        let conversion = ConversionStage(size: VideoSize(width: 320, height: 180), scaling: .fit)
         for (index, image) in images.enumerated() {
             let picture = try #require(image.withUnsafeBytes { camera.decode($0, sequence: UInt64(index)) })
             let layout = camera.layout
             let captured = VideoFrame(
                 width: layout.width, height: layout.height, pixelFormat: layout.pixelFormat, planes: layout.planes,
                 bytes: picture, timestamp: MonotonicTime(nanoseconds: 0), sequence: UInt64(index))
-            #expect(try Self.encoderInputChecksum(replayed[index], converter: converter) == Self.encoderInputChecksum(captured, converter: converter))
+            #expect(try Self.encoderInputChecksum(replayed[index], conversion: conversion) == Self.encoderInputChecksum(captured, conversion: conversion))
         }
         // And the frames differ from each other: the comparison is not of grey pictures.
-        #expect(Set(try replayed.map { try Self.encoderInputChecksum($0, converter: converter) }).count == images.count)
+        #expect(Set(try replayed.map { try Self.encoderInputChecksum($0, conversion: conversion) }).count == images.count)
     }
 
     /// A corrupt frame (bytes overwritten inside its scan) and a truncated one are dropped and

@@ -1,3 +1,4 @@
+import Conversion
 import Encoder
 import Media
 import TestSupport
@@ -9,7 +10,7 @@ import Testing
 @Suite struct BorrowedFrameEncodingTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var format: PixelFormat
-        /// The source picture's size; the encoder scales it to 320x180 when it differs.
+        /// The source picture's size; the conversion stage scales it to 320x180 when it differs.
         var width = 320
         var height = 180
         /// x264 holding pictures back (lookahead and B-frames) rather than zerolatency.
@@ -71,21 +72,23 @@ import Testing
     static func encode(_ frames: [VideoFrame], settings: EncoderSettings, borrowed: Bool) throws -> [EncodedPicture] {
         let collector = PictureCollector()
         let session = try EncoderSession(settings: settings, logger: Harness.quietLogger) { collector.add($0) }
+        // As in the pipeline: a borrowed frame the encoder can read goes through untouched.
+        let conversion = ConversionStage(size: settings.size, scaling: settings.scaling)
         let mapping = UnsafeMutableRawBufferPointer.allocate(
             byteCount: dataOffset + (frames.map(\.byteCount).max() ?? 0), alignment: 64)
         defer { mapping.deallocate() }
         for frame in frames {
             guard borrowed else {
-                try session.encode(frame)
+                try conversion.convert(frame) { try session.encode($0) }
                 continue
             }
             let picture = UnsafeMutableRawBufferPointer(rebasing: mapping[dataOffset..<dataOffset + frame.byteCount])
             frame.withUnsafeBytes { picture.copyMemory(from: $0) }
             let lent = BorrowedPixels(UnsafeRawBufferPointer(picture))
-            try session.encode(
-                VideoFrame(
-                    width: frame.width, height: frame.height, pixelFormat: frame.pixelFormat, planes: frame.planes,
-                    borrowing: lent, timestamp: frame.timestamp, sequence: frame.sequence))
+            let lentFrame = VideoFrame(
+                width: frame.width, height: frame.height, pixelFormat: frame.pixelFormat, planes: frame.planes,
+                borrowing: lent, timestamp: frame.timestamp, sequence: frame.sequence)
+            try conversion.convert(lentFrame) { try session.encode($0) }
             lent.endLoan()
             // The driver refills the buffer: had x264 kept a pointer to it, later pictures would differ.
             mapping.initializeMemory(as: UInt8.self, repeating: 0x5A)

@@ -4,7 +4,8 @@ import Media
 import TestSupport
 import Testing
 
-/// Each input format goes through libyuv (or straight in), is encoded at a generous bitrate,
+/// Each input format goes through the conversion stage (libyuv, or straight on), as in the
+/// pipeline, is encoded at a generous bitrate,
 /// decoded by ffmpeg to yuv420p, and its luma compared with the source's.
 @Suite struct PixelFormatConversionTests {
     /// Every decoded frame must be at least this close to the source luma. At 4 Mbit/s for 320x180

@@ -1,3 +1,4 @@
+import Conversion
 import Encoder
 import Foundation
 import Media
@@ -124,11 +125,12 @@ import Testing
         }
         let collector = PictureCollector()
         let session = try EncoderSession(settings: settings, logger: Harness.quietLogger) { collector.add($0) }
+        let conversion = ConversionStage(size: settings.size, scaling: settings.scaling)
         for index in 0..<90 {
             // A hard cut at frame 20: the luma ramp gives way to the unrelated RGB picture.
             var frame = TestFrames.frame(index < 20 ? .i420 : .rgb24, width: 320, height: 180, index: index).frame
             frame.timestamp = TestFrames.timestamp(index)
-            try session.encode(frame)
+            try conversion.convert(frame) { try session.encode($0) }
         }
         try session.flush()
         let pictures = collector.all
@@ -397,5 +399,29 @@ import Testing
         #expect(throws: EncoderError.invalidFrame("NV12 needs 2 planes, frame has 1")) { try session.encode(missingPlane) }
         // The session is still usable after rejecting frames.
         try session.encode(TestFrames.frame(.i420, width: 320, height: 180, index: 1).frame)
+    }
+
+    /// Conversion and scaling happen before the encoder, on the capture thread: the session takes
+    /// its own picture format and size only, and says what else it got instead of converting it
+    /// under its lock (before issue 26 both frames below were converted and scaled in there).
+    @Test func framesNotInTheEncodersPictureAreRefusedNotConverted() throws {
+        let collector = PictureCollector()
+        let session = try EncoderSession(settings: Harness.settings(), logger: Harness.quietLogger) { collector.add($0) }
+        let yuyv = TestFrames.frame(.yuyv, width: 320, height: 180, index: 0).frame
+        #expect(throws: EncoderError.unsupportedPixelFormat(.yuyv)) { try session.encode(yuyv) }
+        let large = TestFrames.frame(.i420, width: 640, height: 360, index: 0).frame
+        let error = #expect(throws: EncoderError.frameSizeMismatch(
+            frame: VideoSize(width: 640, height: 360), stream: VideoSize(width: 320, height: 180))) { try session.encode(large) }
+        #expect(error?.description == "the encoder takes 320x180 frames, this one is 640x360 (scale it first)")
+        // Through the conversion stage, both reach the session as 320x180 pictures it encodes.
+        let conversion = ConversionStage(size: session.settings.size, scaling: .fit)
+        for frame in [yuyv, large] {
+            try conversion.convert(frame) { picture in
+                #expect(picture.width == 320 && picture.height == 180 && [.nv12, .i420].contains(picture.pixelFormat))
+                try session.encode(picture)
+            }
+        }
+        try session.flush()
+        #expect(collector.all.count == 2)
     }
 }

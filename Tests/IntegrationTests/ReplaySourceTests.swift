@@ -58,6 +58,28 @@ struct ReplaySourceTests {
         #expect(result.stderr.contains("reason=sourceEnded"), "\(result.stderr)")
         let video = try ProbedVideo.probe(output)
         #expect(video.width == 320 && video.height == 180 && video.decodedFrames == 30)
+        // Each YUYV frame became the encoder's NV12 in the conversion stage, before the encoder, in
+        // one buffer reused for all 30 (the stop summary's conversion line).
+        let conversion = try #require(
+            result.stderr.split(separator: "\n").map(String.init).first { $0.contains(" conversion ") }, "\(result.stderr)")
+        #expect(CamcastLog.value("converted", in: conversion) == "30" && CamcastLog.value("buffers", in: conversion) == "1", "\(conversion)")
+    }
+
+    /// A y4m clip at the stream's size is already the encoder's picture (I420): it goes through the
+    /// conversion stage untouched, no frame converted and no buffer made.
+    @Test func anI420ClipAtTheStreamsSizeIsNotConverted() throws {
+        let dir = try Project.scratchDirectory("replay-i420")
+        let clip = dir.appendingPathComponent("clip.y4m")
+        try Self.ffmpeg(Self.testsrc + ["-pix_fmt", "yuv420p", clip.path])
+        let output = dir.appendingPathComponent("out.flv")
+        let result = try ProcessRunner.run(
+            Project.camcastBinary.path, ["run", "--source", clip.path, "--pace", "fast", "--output", output.path, "--duration", "1"],
+            timeout: 60)
+        #expect(result.status == 0, "camcast failed: \(result.stderr)")
+        let conversion = try #require(
+            result.stderr.split(separator: "\n").map(String.init).first { $0.contains(" conversion ") }, "\(result.stderr)")
+        #expect(CamcastLog.value("frames", in: conversion).flatMap(Int.init).map { $0 >= 30 } == true, "\(conversion)")
+        #expect(CamcastLog.value("converted", in: conversion) == "0" && CamcastLog.value("buffers", in: conversion) == "0", "\(conversion)")
     }
 
     /// A raw file whose length does not fit the size and format given is a configuration error.

@@ -48,7 +48,7 @@ import Testing
         let renderer = try OverlayRenderer(settings: OverlaySettings(items: [Self.item]))
         let placed = try #require(
             PlacedText(
-                text: "Cam 12:34", item: Self.item, margins: (16, 16), framing: Self.whole,
+                text: "Cam 12:34", item: Self.item,
                 font: FontFace(path: OverlayDefaults.fontPath, height: 32), format: format, frameWidth: 320, frameHeight: 240))
         _ = renderer
         let inside = Set(try #require(placed.touchedRanges(planes: frame.planes, byteCount: before.count)).flatMap { $0 })
@@ -77,14 +77,11 @@ import Testing
         let item = OverlayItem(text: "XYZ", position: .bottomRight, margin: 10, height: 24)
         let placed = try #require(
             PlacedText(
-                text: "XYZ", item: item, margins: (10, 10), framing: Self.whole,
+                text: "XYZ", item: item,
                 font: FontFace(path: OverlayDefaults.fontPath, height: 24), format: .i420, frameWidth: 320, frameHeight: 240))
         #expect((320 - 11...320 - 9).contains(placed.x + placed.width))
         #expect((240 - 11...240 - 9).contains(placed.y + placed.height))
     }
-
-    /// A 320x240 frame streamed at its own size.
-    static let whole = StreamFraming(frameWidth: 320, frameHeight: 240, stream: nil, scaling: .fit)
 
     @Test func passesFramesThroughWithoutItems() throws {
         let stage = try OverlayStage(settings: nil)

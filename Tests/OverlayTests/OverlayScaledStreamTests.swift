@@ -1,77 +1,64 @@
+import Conversion
 import Media
 import Testing
 
 @testable import Overlay
 
-/// A frame the encoder will scale (a camera that could not give the stream's size): the overlay is
-/// drawn before the scaler, so an item's height and margin, given in the stream's pixels, must be
-/// drawn at the frame's scale, against the part of the frame the stream shows.
+/// A frame of another size than the stream's (a camera that could not give it): the conversion
+/// stage scales it first and the overlay draws on the scaled picture, so an item's height, margin
+/// and corner, given in the stream's pixels, land exactly where they land on a frame that came at
+/// the stream's size, in every scaling mode.
 @Suite struct OverlayScaledStreamTests {
-    static let item = OverlayItem(
-        text: "CAM 12", position: .topLeft, margin: 10, height: 24, colour: .white, contrast: .box(.black, alpha: 1))
+    /// An opaque red box: its luma (about 91) is neither the source's (100...156) nor the bars' (16),
+    /// so every pixel it covers changes, on the picture and on `fit`'s bars alike.
+    static let box = OverlayContrast.box(OverlayColour(red: 200, green: 40, blue: 40), alpha: 1)
+    static let item = OverlayItem(text: "CAM 12", position: .topLeft, margin: 10, height: 24, colour: .white, contrast: box)
+    static let stream = VideoSize(width: 320, height: 180)
 
-    struct Box: CustomStringConvertible {
+    struct Box: Equatable, CustomStringConvertible {
         var x: ClosedRange<Int>
         var y: ClosedRange<Int>
-        var width: Int { x.count }
-        var height: Int { y.count }
         var description: String { "x \(x) y \(y)" }
     }
 
-    /// The rows and columns of the luma plane (I420) the overlay changed.
+    /// The rows and columns of the stream's luma plane the overlay changed, for a `frameWidth`×
+    /// `frameHeight` I420 source taken through conversion then the overlay, as the pipeline does.
     static func drawnBox(
-        frameWidth: Int, frameHeight: Int, stream: VideoSize?, scaling: ScalingMode = .fit, item: OverlayItem = item
+        frameWidth: Int, frameHeight: Int, scaling: ScalingMode = .fit, item: OverlayItem = item
     ) throws -> Box {
         let frame = OverlayBlendTests.frame(.i420, width: frameWidth, height: frameHeight)
-        let before = OverlayBlendTests.snapshot(frame)
-        let stage = try OverlayStage(settings: OverlaySettings(items: [item]), stream: stream, scaling: scaling)
-        let seen = stage.filter(frame, then: OverlayBlendTests.snapshot)
-        let changed = (0..<(frameWidth * frameHeight)).filter { before[$0] != seen[$0] }
-        let xs = changed.map { $0 % frameWidth }
-        let ys = changed.map { $0 / frameWidth }
+        let conversion = ConversionStage(size: stream, scaling: scaling)
+        let overlay = try OverlayStage(settings: OverlaySettings(items: [item]))
+        let (before, seen, size) = try conversion.convert(frame) { picture in
+            (OverlayBlendTests.snapshot(picture), overlay.filter(picture, then: OverlayBlendTests.snapshot), (picture.width, picture.height))
+        }
+        #expect(size == (stream.width, stream.height), "the overlay draws on the stream's picture")
+        let luma = stream.width * stream.height
+        let changed = (0..<luma).filter { before[$0] != seen[$0] }
+        let xs = changed.map { $0 % stream.width }
+        let ys = changed.map { $0 / stream.width }
         return Box(x: try #require(xs.min())...(try #require(xs.max())), y: try #require(ys.min())...(try #require(ys.max())))
     }
 
-    /// The same text drawn on a frame already at the stream's size: what the scaled one must become.
-    static func atStreamSize(_ item: OverlayItem = item) throws -> Box {
-        try drawnBox(frameWidth: 320, frameHeight: 180, stream: VideoSize(width: 320, height: 180), item: item)
-    }
-
     @Test(arguments: [ScalingMode.fit, .fill, .stretch])
-    func aFrameTwiceTheStreamsSizeGetsTextTwiceAsLarge(_ scaling: ScalingMode) throws {
-        let reference = try Self.atStreamSize()
-        let scaled = try Self.drawnBox(frameWidth: 640, frameHeight: 360, stream: VideoSize(width: 320, height: 180), scaling: scaling)
-        // Halved by the encoder's scaler, the box is the reference's size within a few pixels, at
-        // the same margin. Not exactly: FreeType's em is a whole number of pixels and each glyph's
-        // advance is hinted to whole pixels, at 24 and at 48 pixels alike (seen: 160x64 against
-        // twice 72x30). Drawn at the frame's own scale instead, it would be half as large.
-        #expect(abs(scaled.height - 2 * reference.height) <= 2 * reference.height / 10, "scaled \(scaled), reference \(reference)")
-        #expect(abs(scaled.width - 2 * reference.width) <= 2 * reference.width * 15 / 100, "scaled \(scaled), reference \(reference)")
-        #expect(abs(scaled.x.lowerBound - 2 * reference.x.lowerBound) <= 2 && abs(scaled.y.lowerBound - 2 * reference.y.lowerBound) <= 2)
+    func aFrameTwiceTheStreamsSizeGetsTextAtTheStreamsSize(_ scaling: ScalingMode) throws {
+        let reference = try Self.drawnBox(frameWidth: 320, frameHeight: 180)
+        #expect(reference.x.lowerBound == 10 && reference.y.lowerBound == 10, "\(reference)")
+        #expect(try Self.drawnBox(frameWidth: 640, frameHeight: 360, scaling: scaling) == reference)
     }
 
-    @Test func aSmallerFrameGetsSmallerTextInTheOppositeCorner() throws {
-        let item = OverlayItem(text: "CAM 12", position: .bottomRight, margin: 20, height: 40, contrast: .box(.black, alpha: 1))
-        let reference = try Self.atStreamSize(item)
-        let scaled = try Self.drawnBox(frameWidth: 160, frameHeight: 90, stream: VideoSize(width: 320, height: 180), item: item)
-        #expect(abs(2 * scaled.height - reference.height) <= reference.height / 5, "scaled \(scaled), reference \(reference)")
-        #expect(abs(2 * (160 - scaled.x.upperBound) - (320 - reference.x.upperBound)) <= 4, "scaled \(scaled), reference \(reference)")
-        #expect(abs(2 * (90 - scaled.y.upperBound) - (180 - reference.y.upperBound)) <= 4, "scaled \(scaled), reference \(reference)")
+    @Test func aSmallerFrameGetsTheSameTextInTheOppositeCorner() throws {
+        let item = OverlayItem(text: "CAM 12", position: .bottomRight, margin: 20, height: 40, contrast: Self.box)
+        let reference = try Self.drawnBox(frameWidth: 320, frameHeight: 180, item: item)
+        #expect(320 - reference.x.upperBound <= 22 && 180 - reference.y.upperBound <= 22, "\(reference)")
+        #expect(try Self.drawnBox(frameWidth: 160, frameHeight: 90, item: item) == reference)
     }
 
-    /// `fill` with a 4:3 frame in a 16:9 stream: the encoder cuts rows off the top and bottom, so the
-    /// margin counts from the first row it keeps.
-    @Test func fillCountsTheMarginFromTheRowsTheStreamKeeps() throws {
-        let scaled = try Self.drawnBox(frameWidth: 640, frameHeight: 480, stream: VideoSize(width: 320, height: 180), scaling: .fill)
-        let reference = try Self.atStreamSize()
-        let kept = ScaleGeometry(sourceWidth: 640, sourceHeight: 480, width: 320, height: 180, mode: .fill).source
-        #expect(kept.y == 60 && kept.height == 360)
-        #expect(abs(scaled.y.lowerBound - (kept.y + 2 * reference.y.lowerBound)) <= 2, "scaled \(scaled), reference \(reference)")
-        #expect(abs(scaled.height - 2 * reference.height) <= 2 * reference.height / 10, "scaled \(scaled), reference \(reference)")
-    }
-
-    @Test func framingIsTheWholeFrameAtTheStreamsSize() {
-        let framing = StreamFraming(frameWidth: 640, frameHeight: 360, stream: VideoSize(width: 640, height: 360), scaling: .fill)
-        #expect(framing.isIdentity && framing.width == 640 && framing.height == 360)
+    /// A 4:3 frame in a 16:9 stream: `fill` crops rows, `fit` leaves bars at the sides; either way
+    /// the margin counts from the stream's own corner, bars included.
+    @Test(arguments: [ScalingMode.fit, .fill])
+    func theMarginCountsFromTheStreamsCorner(_ scaling: ScalingMode) throws {
+        let reference = try Self.drawnBox(frameWidth: 320, frameHeight: 180)
+        #expect(try Self.drawnBox(frameWidth: 640, frameHeight: 480, scaling: scaling) == reference)
     }
 }

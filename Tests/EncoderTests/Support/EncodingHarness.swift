@@ -1,3 +1,4 @@
+import Conversion
 import Encoder
 import Foundation
 import Logging
@@ -78,6 +79,8 @@ enum Harness {
     }
 
     /// Encodes `count` synthetic frames, calling `beforeFrame` with each index first, then flushes.
+    /// Each frame goes through the conversion stage first, as in the pipeline (the session takes
+    /// only I420/NV12 at its size).
     static func encode(
         _ settings: EncoderSettings, count: Int, format: PixelFormat = .i420,
         sourceWidth: Int? = nil, sourceHeight: Int? = nil,
@@ -86,13 +89,14 @@ enum Harness {
     ) throws -> [EncodedPicture] {
         let collector = PictureCollector()
         let session = try EncoderSession(settings: settings, logger: logger) { collector.add($0) }
+        let conversion = ConversionStage(size: settings.size, scaling: settings.scaling)
         for index in 0..<count {
             beforeFrame(index, session)
             let frame = TestFrames.frame(
                 format, width: sourceWidth ?? settings.size.width, height: sourceHeight ?? settings.size.height,
                 index: index
             ).frame
-            try session.encode(frame)
+            try conversion.convert(frame) { try session.encode($0) }
         }
         try session.flush()
         return collector.all
