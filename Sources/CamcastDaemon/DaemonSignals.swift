@@ -7,6 +7,10 @@ import Glibc
 ///
 /// The daemon handles them itself rather than through ServiceGroup's signal options because it
 /// needs to count them (a second stop signal exits at once) and to reload on SIGHUP.
+///
+/// A dispatch signal source is how a signal reaches Swift code safely (the handler runs on a
+/// queue, not inside the interrupted thread), not a way for one thread to wait for another, so it
+/// stays beside Media's `ConditionLock`; ServiceLifecycle's own signal handling is built the same way.
 enum DaemonSignals {
     static let handled: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGUSR1]
 

@@ -23,7 +23,8 @@ public final class AnnexBWriter: Sendable {
         /// -1 once closed.
         var descriptor: Int32
         var framesWritten = 0
-        var startedAtKeyframe = false
+        /// Where the file starts: at the first keyframe, nothing before it.
+        var gate = KeyframeGate()
     }
 
     /// Creates (or truncates) the file at `path`.
@@ -53,10 +54,13 @@ public final class AnnexBWriter: Sendable {
         try state.withLock { (state) throws(AnnexBWriterError) -> Bool in
             guard state.descriptor >= 0 else { return false }
             if let frameLimit, state.framesWritten >= frameLimit { return false }
-            guard state.startedAtKeyframe || packet.isKeyframe else { return false }
+            // The gate moves on only once the packet is written: a failed first write leaves
+            // the file still waiting for a keyframe.
+            var gate = state.gate
+            guard gate.admit(packet) != .skip else { return false }
             let units = (Self.startsCodedVideoSequence(packet) ? packet.decoderConfiguration.parameterSets : []) + packet.units
             try Self.writeAll(Self.startCoded(units), to: state.descriptor)
-            state.startedAtKeyframe = true
+            state.gate = gate
             state.framesWritten += 1
             return true
         }

@@ -1,4 +1,3 @@
-import Dispatch
 import Media
 import RTMP
 
@@ -12,8 +11,8 @@ extension RTMPOutput {
     func watch() {
         var detector = StallDetector(timeoutNanoseconds: UInt64(max(1, options.sendTimeoutSeconds)) * 1_000_000_000)
         var watched: ObjectIdentifier?
-        while !publisherEnded.load(ordering: .acquiring) {
-            _ = watchdogWake.wait(timeout: .now() + .nanoseconds(Self.watchdogIntervalNanoseconds))
+        // A sample every interval until the publisher thread ends, which ends the sleep at once.
+        while !publisherEnded.wait(until: MonotonicTime.now().adding(nanoseconds: UInt64(Self.watchdogIntervalNanoseconds))) {
             guard let watch = state.withLock({ $0.watch }) else {
                 watched = nil
                 continue

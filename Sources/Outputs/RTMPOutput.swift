@@ -1,4 +1,3 @@
-import Dispatch
 import FLV
 import Logging
 import Media
@@ -40,14 +39,12 @@ package final class RTMPOutput: StreamOutput {
     /// Everything about where the output is in its life.
     let state = Mutex(RTMPOutputState.idle)
     private let threads = Mutex<[DedicatedThread]>([])
-    /// Signalled once when the publisher thread ends (after its last close).
-    let publisherDone = DispatchSemaphore(value: 0)
+    /// Raised once, when the publisher thread ends (after its last close): `finish` waits on it
+    /// (bounded), and it ends the watchdog's sleep at once rather than at its next sample. Media's
+    /// one way to wait; it stays raised, so a second `finish` sees it too.
+    let publisherEnded = WakeSignal()
     /// Stream time (ms) of the end-of-sequence tag, set by `finish`.
     let endTime = Atomic<Int64>(0)
-    /// Set once the publisher thread has ended, to stop the watchdog.
-    let publisherEnded = Atomic<Bool>(false)
-    /// Signalled with `publisherEnded`, so the watchdog ends at once rather than at its next sample.
-    let watchdogWake = DispatchSemaphore(value: 0)
     /// Connections made after the first one.
     let reconnects = Atomic<Int>(0)
     /// Connection attempts started (the first included); for tests and the log.
@@ -130,9 +127,7 @@ package final class RTMPOutput: StreamOutput {
         do {
             let publisher = try DedicatedThread { [self] in
                 publish()
-                publisherEnded.store(true, ordering: .releasing)
-                watchdogWake.signal()
-                publisherDone.signal()
+                publisherEnded.raise()
             }
             threads.withLock { $0.append(publisher) }
             let watchdog = try DedicatedThread { [self] in watch() }
@@ -165,8 +160,7 @@ package final class RTMPOutput: StreamOutput {
         // A drain may overrun its deadline by one blocked send, which the watchdog cuts after
         // the send timeout; anything else ends within a moment.
         let bound = draining ? max(0, drainSeconds) + Double(max(1, options.sendTimeoutSeconds)) : 0.5
-        if publisherDone.wait(timeout: .now() + .milliseconds(Int(bound * 1000))) == .success {
-            publisherDone.signal()  // for a second finish
+        if publisherEnded.wait(until: MonotonicTime.now().adding(nanoseconds: UInt64(bound * 1e9))) {
             joinThreads()
         } else {
             logger.warning("RTMP output still inside librtmp; leaving it to close by itself", metadata: ["url": "\(url)"])

@@ -14,10 +14,17 @@ import Glibc
 /// configuration changes (a new file for new parameter sets). A write that fails (ENOSPC) closes
 /// the segment at its last complete fragment and pauses with one error line; at each later
 /// keyframe the recorder sweeps and looks at the free space again, and goes on by itself.
+///
+/// Where a segment may start is the `KeyframeGate`'s to say, as for every other output: while no
+/// segment is open (at the start, after `finish`/`abandon`, while paused) it lets nothing through
+/// before a video keyframe, sound included, and that keyframe is `.start`. The gate streams
+/// exactly while a segment is open; a cut closes one file and opens the next at the same
+/// keyframe, with the gate streaming throughout.
 /// `@unchecked Sendable`: handed to the output thread, which alone uses it until it is joined.
 final class SegmentRecorder: @unchecked Sendable {
     private enum Phase {
-        case waitingForKeyframe
+        /// No segment open: the gate's next `.start` opens one.
+        case closed
         case recording(SegmentFile, startWall: Int)
         case paused(reason: String)
     }
@@ -33,7 +40,9 @@ final class SegmentRecorder: @unchecked Sendable {
     private let logger: Logger
     private let counters: RecordingCounters
     private var index: RecordingIndex
-    private var phase = Phase.waitingForKeyframe
+    private var phase = Phase.closed
+    /// Streams exactly while a segment is open (`restartGate` whenever the recorder leaves `.recording`).
+    private var gate = KeyframeGate()
     /// The AudioSpecificConfig of the latest sound, or one made from the configured format.
     private var audioConfiguration: [UInt8]?
 
@@ -55,15 +64,23 @@ final class SegmentRecorder: @unchecked Sendable {
     }
 
     func handle(_ packet: MediaPacket) {
+        // Sound skipped before a segment still tells the next one its AudioSpecificConfig.
         if packet.mediaKind == .audio, let config = packet.decoderConfiguration.parameterSets.first, !config.isEmpty {
             audioConfiguration = config
         }
-        if packet.mediaKind == .video, packet.isKeyframe {
-            atKeyframe(packet)
+        switch gate.admit(packet) {
+        case .skip:
             return
+        case .start:
+            begin(at: packet)
+        case .configurationChanged, .pass:
+            guard case .recording(let file, let startWall) = phase else { return }
+            if packet.mediaKind == .video, packet.isKeyframe {
+                atKeyframe(packet, recording: file, startWall: startWall)
+            } else {
+                write(packet, to: file)
+            }
         }
-        guard case .recording(let file, _) = phase else { return }
-        write(packet, to: file)
     }
 
     /// Closes the segment in progress (at the end of the run or of this output).
@@ -71,7 +88,8 @@ final class SegmentRecorder: @unchecked Sendable {
         if case .recording(let file, let startWall) = phase, let error = close(file, startWall: startWall) {
             logger.error("could not finish segment; it ends at its last complete fragment", metadata: ["error": "\(error)"])
         }
-        phase = .waitingForKeyframe
+        phase = .closed
+        gate.restart()
         sweep()
     }
 
@@ -79,36 +97,45 @@ final class SegmentRecorder: @unchecked Sendable {
     /// last complete fragment and closed, with no index or retention work after it.
     func abandon() {
         if case .recording(let file, _) = phase { file.abandon() }
-        phase = .waitingForKeyframe
+        phase = .closed
+        gate.restart()
     }
 
-    private func atKeyframe(_ keyframe: MediaPacket) {
-        switch phase {
-        case .recording(let file, let startWall):
-            let due = file.elapsed(at: keyframe.dts) >= Int64((settings.segmentSeconds * 1000).rounded())
-            guard due || file.decoderConfiguration != keyframe.decoderConfiguration else {
-                write(keyframe, to: file)
-                sweep(inProgress: file.bytes)
-                return
-            }
-            if let error = close(file, startWall: startWall) {
-                // Most likely the disk is full: pause rather than start a file that cannot be written.
-                pause(error)
-                return
-            }
+    /// A keyframe inside the open segment: the cut, when the segment is due or the decoder
+    /// configuration changed; otherwise just the next fragment.
+    private func atKeyframe(_ keyframe: MediaPacket, recording file: SegmentFile, startWall: Int) {
+        let due = file.elapsed(at: keyframe.dts) >= Int64((settings.segmentSeconds * 1000).rounded())
+        guard due || file.decoderConfiguration != keyframe.decoderConfiguration else {
+            write(keyframe, to: file)
+            sweep(inProgress: file.bytes)
+            return
+        }
+        if let error = close(file, startWall: startWall) {
+            // Most likely the disk is full: pause rather than start a file that cannot be written.
+            pause(error)
+            return
+        }
+        start(at: keyframe)
+    }
+
+    /// The gate's `.start`: the keyframe that opens a segment when none is open, or that a
+    /// paused recorder looks at the free space again at.
+    private func begin(at keyframe: MediaPacket) {
+        guard case .paused(let reason) = phase else {
             start(at: keyframe)
-        case .waitingForKeyframe:
-            start(at: keyframe)
-        case .paused(let reason):
-            sweep()
-            let floor = max(Self.resumeFreeBytes, settings.minFreeBytes ?? 0)
-            // A folder that cannot be examined (removed meanwhile) is made again by the start.
-            guard (RetentionPolicy.freeBytes(in: settings.directory) ?? .max) >= floor else { return }
-            start(at: keyframe)
-            if case .recording = phase {
-                logger.notice("recording resumes", metadata: ["directory": "\(settings.directory)", "was": "\(reason)"])
-                counters.resumed()
-            }
+            return
+        }
+        sweep()
+        let floor = max(Self.resumeFreeBytes, settings.minFreeBytes ?? 0)
+        // A folder that cannot be examined (removed meanwhile) is made again by the start.
+        guard (RetentionPolicy.freeBytes(in: settings.directory) ?? .max) >= floor else {
+            gate.restart()  // still paused: the next keyframe looks again
+            return
+        }
+        start(at: keyframe)
+        if case .recording = phase {
+            logger.notice("recording resumes", metadata: ["directory": "\(settings.directory)", "was": "\(reason)"])
+            counters.resumed()
         }
     }
 
@@ -157,7 +184,9 @@ final class SegmentRecorder: @unchecked Sendable {
             failure = error
         }
         remember(file, startWall: startWall)
-        phase = .waitingForKeyframe
+        // The gate goes on streaming: a cut opens the next segment at this same keyframe, and
+        // a finish or a pause restarts it.
+        phase = .closed
         counters.current.withLock { $0 = nil }
         return failure
     }
@@ -175,6 +204,7 @@ final class SegmentRecorder: @unchecked Sendable {
 
     /// One error line per pause: a start that fails while paused stays quiet.
     private func pause(_ error: SegmentError) {
+        gate.restart()
         if case .paused = phase {
             phase = .paused(reason: error.reason)
             return

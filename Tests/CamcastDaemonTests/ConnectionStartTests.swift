@@ -4,27 +4,15 @@ import Testing
 @testable import CamcastDaemon
 @testable import Outputs
 
+/// The FLV muxer over Media's `KeyframeGate` (whose own tests are in CaptureTests, beside
+/// Media's other types).
 @Suite("Every connection starts clean")
-struct KeyframeGateTests {
+struct ConnectionStartTests {
     static let metadata = try! FLVTag(type: .scriptData, timestamp: 0, body: [0x02, 0x00, 0x0A] + Array("onMetaData".utf8))
     static let stream = FrameStream(gop: 10)
 
     static func frame(_ number: Int, configuration: DecoderConfiguration = FrameStream.configuration) -> MediaPacket {
         stream.packet(number, configuration: configuration)
-    }
-
-    @Test("the gate: nothing before a keyframe, then pass, a changed configuration announced once")
-    func gate() {
-        var gate = KeyframeGate()
-        #expect(gate.admit(Self.frame(1)) == .skip)
-        #expect(gate.admit(Self.frame(10)) == .start)
-        #expect(gate.admit(Self.frame(11)) == .pass)
-        let other = DecoderConfiguration(parameterSets: [[0x67, 0x64], [0x68, 0xEE]])
-        #expect(gate.admit(Self.frame(12, configuration: other)) == .configurationChanged)
-        #expect(gate.admit(Self.frame(13, configuration: other)) == .pass)
-        gate.restart()
-        #expect(gate.admit(Self.frame(14, configuration: other)) == .skip)
-        #expect(gate.admit(Self.frame(20, configuration: other)) == .start)
     }
 
     @Test("after a restart: metadata, sequence header, keyframe — all at the keyframe's time, nothing before")

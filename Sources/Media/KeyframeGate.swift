@@ -1,8 +1,9 @@
-import Media
-
 /// The one place that decides "skip until a keyframe" (design invariant 1): a new stream — a
-/// file, an RTMP connection, a send queue after an overflow — begins at a keyframe and nothing
-/// before it; a stream under way sends a new decoder configuration when it changes.
+/// file, an RTMP connection, a send queue after an overflow, a recorded segment after a pause —
+/// begins at a keyframe and nothing before it; a stream under way sends a new decoder
+/// configuration when it changes. In Media, beside the packets it reads, so every stage after
+/// the encoder uses this one (Outputs' send queue and FLV muxer, Encoder's Annex-B writer,
+/// Recording's segment recorder).
 ///
 /// It remembers only the configuration it last let through, which is how it knows both whether
 /// the stream has started and whether the configuration changed; the packets carry their own.
@@ -11,8 +12,8 @@ import Media
 /// and every run after a drop begins at a video keyframe, and audio resumes with it), and the
 /// first audio packet of a run, like one whose AudioSpecificConfig changed, is
 /// `.configurationChanged` so its sequence header goes first.
-struct KeyframeGate: Sendable {
-    enum Admission: Equatable, Sendable {
+public struct KeyframeGate: Sendable {
+    public enum Admission: Equatable, Sendable {
         /// Not before a keyframe.
         case skip
         /// The first packet of a stream (a keyframe): put the stream's setup in front of it.
@@ -26,12 +27,14 @@ struct KeyframeGate: Sendable {
     /// The audio configuration sent in this run; nil until its sequence header goes out.
     private var audioConfiguration: DecoderConfiguration?
 
-    var isStreaming: Bool { configuration != nil }
+    public init() {}
+
+    public var isStreaming: Bool { configuration != nil }
 
     /// Whether this run has sent an audio sequence header.
-    var hasAudioConfiguration: Bool { audioConfiguration != nil }
+    public var hasAudioConfiguration: Bool { audioConfiguration != nil }
 
-    mutating func admit(_ packet: MediaPacket) -> Admission {
+    public mutating func admit(_ packet: MediaPacket) -> Admission {
         if packet.mediaKind == .audio {
             guard configuration != nil else { return .skip }
             guard packet.decoderConfiguration == audioConfiguration else {
@@ -53,14 +56,14 @@ struct KeyframeGate: Sendable {
     }
 
     /// The stream starts again (a new connection, a dropped run): the next keyframe starts it.
-    mutating func restart() {
+    public mutating func restart() {
         configuration = nil
         audioConfiguration = nil
     }
 
     /// The audio sequence header went out with the video's at the start of the run (the muxer
     /// knew the configuration from audio it skipped): the next audio packet with it just passes.
-    mutating func audioConfigurationSent(_ sent: DecoderConfiguration) {
+    public mutating func audioConfigurationSent(_ sent: DecoderConfiguration) {
         audioConfiguration = sent
     }
 }
