@@ -133,7 +133,8 @@ package final class RTMPOutput: StreamOutput {
             let watchdog = try DedicatedThread { [self] in watch() }
             threads.withLock { $0.append(watchdog) }
         } catch {
-            state.withLock { $0.stop(deadline: 0) }
+            // No thread ran, so no publisher was made that the stop would hand back to close.
+            _ = state.withLock { $0.stop(deadline: 0) }
             queue.close()
             throw OutputFailure(output: name, reason: error.description)
         }
