@@ -8,8 +8,8 @@ import Synchronization
 /// `/snapshot.jpg`: the latest picture the encoder got, as JPEG, made on request.
 ///
 /// The frame path pays only when a snapshot is wanted: `offer` is one atomic load per frame, and
-/// copies one picture (a camera's borrowed buffer must go back to the driver) only after a request
-/// asked for it. The JPEG is made on the requesting thread (the HTTP server's worker pool), at most
+/// copies one picture (a camera's borrowed buffer must go back to the driver, a file's buffer is
+/// read into again) only after a request asked for it. The JPEG is made on the requesting thread (the HTTP server's worker pool), at most
 /// once a second whatever the request rate: requests within a second of the last encode get the
 /// same bytes. No lock of the capture or encode path is taken.
 final class SnapshotTap: Sendable {
@@ -29,7 +29,13 @@ final class SnapshotTap: Sendable {
         let until = wantedUntil.load(ordering: .relaxed)
         guard until != 0, MonotonicTime.now().nanoseconds < until else { return }
         wantedUntil.store(0, ordering: .relaxed)
-        let copy = frame.owned()
+        // A copy of its own even of an owned frame (`owned()` would share the array): that array is
+        // the source's buffer (a y4m clip's, the test pattern's), which the overlay puts its bytes
+        // back into after this returns and the source reads the next picture into, while the
+        // requesting thread is encoding the JPEG.
+        let copy = VideoFrame(
+            width: frame.width, height: frame.height, pixelFormat: frame.pixelFormat, planes: frame.planes,
+            bytes: frame.withUnsafeBytes { Array($0) }, timestamp: frame.timestamp, sequence: frame.sequence)
         kept.withLock { $0 = copy }
     }
 

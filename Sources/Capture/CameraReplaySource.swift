@@ -12,11 +12,11 @@ import V4L2
 /// delivered in the device layout `V4L2FrameLayout` gives, for the conversion stage (`ConversionStage`).
 /// So a format can be tested, and benchmarked, without the camera.
 ///
-/// Pacing, skipping and looping are `FilePlayback`'s, as for a y4m clip. Raw frames of a regular
-/// file are mapped one at a time and lent to the consumer for the delivery, as a camera's buffer
-/// is (no read copy: perf put the kernel's copy at 3.4 % of a 720p YUYV replay's CPU); from a pipe
-/// they are read into one buffer reused for every frame, as JPEGs are (`deliver` is synchronous
-/// and the encoder copies the picture).
+/// Pacing, skipping and looping are `FilePlayback`'s, as for a y4m clip. Raw frames, from a file
+/// or a pipe, are read into one buffer reused for every frame, as JPEGs are (`deliver` is
+/// synchronous and the encoder copies the picture), and the overlay draws on that buffer in place.
+/// They used to be mapped from the file (privately) and lent: drawing on a private mapping copies
+/// every 4 KiB page the text touches, every frame (see `Y4MFileSource`).
 public final class CameraReplaySource: FrameSource {
     public let settings: CameraReplaySettings
     private let logger: Logger
@@ -153,11 +153,8 @@ public final class CameraReplaySource: FrameSource {
     private func play(
         _ reader: inout Reader, _ mjpeg: MJPEGFrameDecoding?, _ deliver: @Sendable (VideoFrame) -> Void
     ) -> (any Error)?? {
-        // Raw frames of a regular file are mapped, not read (`Y4MFileInput.mapNext`); the buffer is
-        // for the JPEGs, or raw frames from a pipe, and grows to what is read into it.
+        // The JPEGs or the raw frames: it grows to what is read into it, then is reused.
         var buffer: [UInt8] = []
-        var mapped: FileMapping?
-        defer { mapped?.unmap() }
         let layout = layout
         let ending = playback.run(
             on: thread,
@@ -168,9 +165,6 @@ public final class CameraReplaySource: FrameSource {
                     defer { reader = .mjpeg(stream) }
                     return try stream.readFrame(into: &buffer)
                 case .raw(let file):
-                    mapped?.unmap()  // a frame skipped to keep up with the clock was never delivered
-                    mapped = file.mapNext(layout.byteCount)
-                    if mapped != nil { return true }
                     if buffer.count != layout.byteCount { buffer = [UInt8](repeating: 0, count: layout.byteCount) }
                     return try Self.readRawFrame(from: file, into: &buffer, path: settings.path, logger: logger)
                 }
@@ -192,20 +186,6 @@ public final class CameraReplaySource: FrameSource {
                         VideoFrame(
                             width: layout.width, height: layout.height, pixelFormat: layout.pixelFormat,
                             planes: layout.planes, bytes: picture, timestamp: due, sequence: slot))
-                } else if let frame = mapped {
-                    // Lent for this delivery only, as the V4L2 path lends a driver's buffer.
-                    let lent = BorrowedPixels(frame.bytes, writable: frame.isWritable)
-                    deliver(
-                        VideoFrame(
-                            width: layout.width, height: layout.height, pixelFormat: layout.pixelFormat,
-                            planes: layout.planes, borrowing: lent, timestamp: due, sequence: slot))
-                    lent.endLoan()
-                    if frame.unmap() {
-                        logger.warning(
-                            "file cut shorter while frame \(slot) was read from it: that frame went out partly blank",
-                            metadata: ["source": "\(settings.path)"])
-                    }
-                    mapped = nil
                 } else {
                     deliver(
                         VideoFrame(

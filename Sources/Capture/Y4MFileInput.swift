@@ -20,8 +20,6 @@ public final class Y4MFileInput: Y4MByteInput, Sendable {
     private let ownsDescriptor: Bool
     /// Set for inputs that can make a read wait; nil for regular files.
     private let wake: WakeEvent?
-    /// A regular file (not a pipe, terminal or device): it can be mapped and seeks.
-    private let isRegular: Bool
     private let stallReport = Mutex<(@Sendable (_ stalled: Bool) -> Void)?>(nil)
     /// How long a read may wait before the input is reported as stalled.
     public static var stallSeconds: Int32 { 2 }
@@ -41,8 +39,8 @@ public final class Y4MFileInput: Y4MByteInput, Sendable {
             ownsDescriptor = true
         }
         var info = stat()
-        isRegular = fstat(descriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
-        // Without an eventfd a read still works, it just cannot be interrupted.
+        // A regular file never waits; without an eventfd a read still works, it just cannot be interrupted.
+        let isRegular = fstat(descriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
         wake = isRegular ? nil : try? WakeEvent()
     }
 
@@ -101,22 +99,6 @@ public final class Y4MFileInput: Y4MByteInput, Sendable {
         } catch {
             throw .systemCallFailed(path: path, call: error.call, errno: error.errno)
         }
-    }
-
-    /// Maps the next `count` bytes of a regular file and moves past them. Nil, with the position
-    /// unchanged, for any other input, when fewer than `count` bytes are left (the caller reads
-    /// what there is) or when mmap refuses. The size is checked against the file as it is now: a
-    /// file cut shorter while a frame is mapped makes reading that frame fault (SIGBUS), the
-    /// risk every tool that maps its input takes (the x264 CLI maps y4m and raw input too).
-    func mapNext(_ count: Int) -> FileMapping? {
-        guard isRegular, count > 0 else { return nil }
-        var info = stat()
-        let position = Int(lseek(descriptor, 0, SEEK_CUR))
-        guard position >= 0, fstat(descriptor, &info) == 0, Int(info.st_size) - position >= count,
-            let mapping = FileMapping(descriptor: descriptor, offset: position, count: count)
-        else { return nil }
-        lseek(descriptor, off_t(position + count), SEEK_SET)
-        return mapping
     }
 
     public func seek(to offset: Int) throws(Y4MError) -> Bool {

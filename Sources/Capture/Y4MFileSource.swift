@@ -12,12 +12,14 @@ import Synchronization
 /// skipping and looping are `FilePlayback`'s. At the end of the clip the source stops and calls
 /// `onEnd(nil)`, or `onEnd(error)` on a read error, a truncated frame, or a clip without frames.
 ///
-/// The pictures of a regular file are mapped one at a time and lent for their delivery, as a
-/// camera lends its buffer: no copy before x264's own (perf, 720p: the kernel's read copy was
-/// 2.7 % of the CPU; the x264 CLI, the benchmark's floor, maps its input too). From a pipe, one
-/// picture buffer is reused for every frame: `deliver` runs synchronously and the encoder copies
-/// the picture, so when `deliver` returns the buffer is uniquely ours again and the next read goes
-/// into the same storage (no allocation or copy per frame).
+/// Every picture, from a file or a pipe, is read into one buffer reused for every frame: `deliver`
+/// runs synchronously and the encoder copies the picture, so when `deliver` returns the buffer is
+/// uniquely ours again and the next read goes into the same storage (no allocation or copy per
+/// frame). The overlay draws into that buffer in place. Pictures used to be mapped from the file
+/// (privately) and lent instead; drawing on a private mapping copies every 4 KiB page the text
+/// touches, on every frame, and measured over a frame's whole path (read, overlay, the encoder's
+/// copy) the read cost no more than the mapping even without an overlay (BENCHMARKS.md, overlay).
+/// Memory the process owns also cannot fault when the file is cut shorter under it.
 public final class Y4MFileSource: FrameSource {
     public let settings: Y4MSourceSettings
     public let header: Y4MStreamHeader
@@ -135,19 +137,15 @@ public final class Y4MFileSource: FrameSource {
 
     private func play(_ reader: inout Y4MReader<Y4MFileInput>, _ deliver: @Sendable (VideoFrame) -> Void) -> Y4MError?? {
         let layout = VideoFrame.i420Planes(width: header.width, height: header.height)
-        // Pictures of a regular file are mapped (`Y4MReader.nextFrame`) and lent for the delivery;
-        // the buffer is for a pipe, allocated on its first read.
+        // Allocated on the first read, then reused for every frame.
         var buffer: [UInt8] = []
-        var mapped: FileMapping?
-        defer { mapped?.unmap() }
         var warnedAboutCutFrame = false
         let loopsAFile = settings.loop && !settings.isStandardInput
         let ending = playback.run(
             on: thread,
             read: { () throws(Y4MError) in
-                mapped?.unmap()  // a frame skipped to keep up with the clock was never delivered
                 do throws(Y4MError) {
-                    return try reader.nextFrame(mapping: &mapped, orInto: &buffer)
+                    return try reader.readFrame(into: &buffer)
                 } catch {
                     // A looping clip whose last frame is cut (a copy that stopped short, a recorder
                     // killed mid-write) plays what it has and loops: the cut frame is dropped, said once.
@@ -163,25 +161,10 @@ public final class Y4MFileSource: FrameSource {
             },
             rewind: { () throws(Y4MError) in try reader.rewind() },
             deliver: { due, slot in
-                if let frame = mapped {
-                    let lent = BorrowedPixels(frame.bytes, writable: frame.isWritable)
-                    deliver(
-                        VideoFrame(
-                            width: header.width, height: header.height, pixelFormat: .i420, planes: layout.planes,
-                            borrowing: lent, timestamp: due, sequence: slot))
-                    lent.endLoan()
-                    if frame.unmap() {
-                        logger?.warning(
-                            "file cut shorter while frame \(slot) was read from it: that frame went out partly blank",
-                            metadata: ["source": "\(sourceName)"])
-                    }
-                    mapped = nil
-                } else {
-                    deliver(
-                        VideoFrame(
-                            width: header.width, height: header.height, pixelFormat: .i420, planes: layout.planes,
-                            bytes: buffer, timestamp: due, sequence: slot))
-                }
+                deliver(
+                    VideoFrame(
+                        width: header.width, height: header.height, pixelFormat: .i420, planes: layout.planes,
+                        bytes: buffer, timestamp: due, sequence: slot))
             },
             skipped: { skipped.add(1, ordering: .relaxed) })
         // An interrupted read is `stop` ending a wait on a quiet pipe: stopped, not failed.

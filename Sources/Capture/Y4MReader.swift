@@ -117,21 +117,3 @@ public struct Y4MReader<Input: Y4MByteInput> {
 }
 
 extension Y4MReader: Sendable where Input: Sendable {}
-
-extension Y4MReader where Input == Y4MFileInput {
-    /// Reads the next frame like `readFrame`, but maps its picture from the file instead of
-    /// reading it (`Y4MFileInput.mapNext`) when it can: the source lends the mapping to the
-    /// encoder, so the picture is not copied before x264 copies it (the x264 CLI maps its input
-    /// the same way). Returns false at the end; `mapped` is the mapping, or nil when the picture
-    /// was read into `bytes` (a pipe, or a frame cut short at the end of the file).
-    mutating func nextFrame(mapping mapped: inout FileMapping?, orInto bytes: inout [UInt8]) throws(Y4MError) -> Bool {
-        mapped = nil
-        guard try readFrameMarker() else { return false }
-        if let mapping = input.mapNext(header.frameByteCount) {
-            mapped = mapping
-            framesRead += 1
-            return true
-        }
-        return try readPicture(into: &bytes)
-    }
-}

@@ -22,7 +22,7 @@ package final class BorrowedPixels: @unchecked Sendable {
     private let bytes: UnsafeRawBufferPointer
     private let lent = Atomic<Bool>(true)
     /// Whether the memory may be written during the loan: a camera buffer mapped read-write (the
-    /// driver refills it anyway), a private file mapping (a write copies just the touched page).
+    /// driver refills it anyway).
     package let isWritable: Bool
 
     /// Lends `bytes` until `endLoan()`; the caller keeps them mapped until then, and unchanged

@@ -46,7 +46,8 @@ import V4L2
         pgm.append(contentsOf: bytes.prefix(uv))
         let file = dir.appendingPathComponent("slate.pgm")
         try pgm.write(to: file)
-        let read = try ProcessRunner.run("/usr/bin/tesseract", [file.path, "-", "--psm", "6"], timeout: 60)
+        // One OpenMP thread: the same text at under half the CPU (see OverlayFrames.read).
+        let read = try ProcessRunner.run("/usr/bin/env", ["OMP_THREAD_LIMIT=1", "/usr/bin/tesseract", file.path, "-", "--psm", "6"], timeout: 60)
         #expect(read.status == 0)
         let lines = read.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         #expect(lines == ["Camera offline", "Back soon"], "tesseract read \(lines)")

@@ -71,7 +71,10 @@ struct OverlayFrames {
         for y in box.y { pgm.append(contentsOf: picture[(y * width + box.x.lowerBound)..<(y * width + box.x.upperBound)]) }
         let file = dir.appendingPathComponent("\(name).pgm")
         try pgm.write(to: file)
-        let result = try ProcessRunner.run("/usr/bin/tesseract", [file.path, "-", "--psm", pageMode], timeout: 60)
+        // One OpenMP thread: the same text, at under half the CPU (tesseract's threads spin-wait for
+        // each other, which on a loaded 2-core machine costs ~0.25 s a picture for nothing).
+        let result = try ProcessRunner.run(
+            "/usr/bin/env", ["OMP_THREAD_LIMIT=1", "/usr/bin/tesseract", file.path, "-", "--psm", pageMode], timeout: 60)
         guard result.status == 0 else { throw HarnessError("tesseract failed on \(name): \(result.stderr)") }
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -23,6 +23,11 @@ enum Y4MClip {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path
     }
+
+    /// The bytes of the file at `path` now.
+    static func contents(of path: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
 }
 
 /// An in-memory input that returns at most `chunk` bytes per read (1 = drip-feed).
