@@ -116,4 +116,25 @@ import Testing
         #expect(pictures.map(\.pts) == (0..<8).map(Self.pts))
         #expect(pictures.indices.filter { pictures[$0].isKeyframe } == [0, 4])
     }
+
+    @Test("pictures of a burst are handed on after the session's lock is released: the handler may call back into the session")
+    func burstsAreDeliveredOutsideTheLock() throws {
+        let collector = PictureCollector()
+        let session = Mutex<EncoderSession?>(nil)
+        let reconfigured = Atomic(0)
+        let opened = try QueueingTestBackend.session(Harness.settings(), capacity: 3, batch: 4, log: QueueingBackendLog()) { picture in
+            // Takes the session's lock: under it (a Mutex is not recursive) this would never return.
+            let current = session.withLock { $0 }
+            // After the flush the session is closed, and says so.
+            if (try? current?.reconfigure(bitrateKbps: 700 + collector.all.count)) != nil { reconfigured.add(1, ordering: .relaxed) }
+            collector.add(picture)
+        }
+        session.withLock { $0 = opened }
+        for index in 0..<12 { try opened.encode(Self.frame(index).frame) }
+        try opened.flush()
+        #expect(collector.all.map(\.pts) == (0..<12).map(Self.pts))
+        // Every picture delivered while the session was open changed its bitrate from the handler.
+        #expect(reconfigured.load(ordering: .relaxed) > 0)
+        #expect(opened.bitrateKbps == 700 + reconfigured.load(ordering: .relaxed) - 1)
+    }
 }
