@@ -215,7 +215,8 @@ public final class EncoderSession: Sendable {
     }
 
     /// Sends the end of the stream, receives the pictures the encoder still holds (lookahead,
-    /// B-frames, queued buffers) and delivers them. Neither library takes new frames after a drain, so the session is closed afterwards.
+    /// B-frames, queued buffers) and delivers them. No backend takes a picture after the end of
+    /// its stream, so the session is closed afterwards.
     public func flush() throws(EncoderError) {
         try producer.withLock { (_) throws(EncoderError) in
             let pictures = try withState { (state) throws(EncoderError) -> [EncodedPicture] in
