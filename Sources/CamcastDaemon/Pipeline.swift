@@ -1,11 +1,9 @@
 import Capture
 import Conversion
 import Encoder
-import FLV
 import Logging
 import Media
 import Overlay
-import Recording
 import ServiceLifecycle
 import Synchronization
 import Telemetry
