@@ -7,14 +7,6 @@ import Encoder
 import Logging
 import Media
 
-/// The settings of one run and the log level, after every check passed.
-struct ResolvedRun: Sendable {
-    var settings: RunSettings
-    var logLevel: Logger.Level
-    /// Said once at start: e.g. a world-readable config file that holds a stream key.
-    var warnings: [String]
-}
-
 /// Builds a run's settings from, in rising precedence, the config file, `CAMCAST_*` environment
 /// variables and command-line flags — all through the Config module, so a flag is checked by
 /// exactly the rules its key has in the file — then maps them onto the stages' own settings.
@@ -269,37 +261,6 @@ enum SettingsResolver {
                 }
             }
             return (.replay(settings), config.size, config.fps)
-        }
-    }
-
-    static func encoderSettings(_ config: CamcastConfig.EncoderConfig, size: VideoSize, frameRate: FrameRate) -> EncoderSettings {
-        EncoderSettings(
-            size: size, frameRate: frameRate, bitrateKbps: config.bitrateKbps, maxRateFactor: config.maxRateFactor,
-            rateWindowSeconds: config.rateWindowSeconds, keyframeIntervalSeconds: config.keyframeIntervalSeconds,
-            keyframeIntervalFrames: config.keyframeIntervalFrames, preset: config.preset.rawValue,
-            zeroLatency: config.realtime, profile: H264Profile(rawValue: config.profile.rawValue) ?? .high,
-            level: config.level == "auto" ? nil : config.level, bFrames: config.bframes,
-            entropy: config.entropy == .auto ? nil : H264Entropy(rawValue: config.entropy.rawValue),
-            threads: config.threads, maxFrameDelay: config.maxFrameDelay, scaling: scalingMode(config.scaling),
-            codec: videoCodec(config.codec))
-    }
-
-    /// Exhaustive, as `scalingMode`. With h265 the H.264-only keys stay at their defaults (the
-    /// config's rules refuse others), and `EncoderSettings` ignores profile for H.265.
-    static func videoCodec(_ codec: CamcastConfig.EncoderConfig.Codec) -> VideoCodec {
-        switch codec {
-        case .h264: .h264
-        case .h265: .h265
-        }
-    }
-
-    /// Exhaustive rather than by raw value, so a choice added to the config cannot silently fall
-    /// back to a default here.
-    static func scalingMode(_ scaling: CamcastConfig.EncoderConfig.Scaling) -> ScalingMode {
-        switch scaling {
-        case .fit: .fit
-        case .fill: .fill
-        case .stretch: .stretch
         }
     }
 }

@@ -24,7 +24,7 @@ extension EncoderSession {
                     }
                     var settings = self.settings
                     settings.bitrateKbps = state.bitrateKbps
-                    state.encoder = try Self.openBackend(settings, logger: logger)
+                    state.encoder = try backendOpener(settings, logger)
                     return .success(())
                 } catch {
                     return .failure(error)

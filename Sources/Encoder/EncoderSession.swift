@@ -32,18 +32,38 @@ public final class EncoderSession: Sendable {
     /// Held by `encode` and `flush` from the encoder call until their pictures are delivered, so
     /// pictures reach the handler in the order the encoder produced them. Never taken under `state`.
     private let producer = Mutex(())
+    /// Opens a backend for the settings: the codec's library (`openBackend`), or a test's own.
+    let backendOpener: BackendOpener
+
+    /// How the session opens its backend, at start and again in recovery.
+    typealias BackendOpener = @Sendable (EncoderSettings, Logger) throws(EncoderError) -> any EncoderBackend
 
     /// Opens the codec's encoder with `settings`. Throws `EncoderError.invalidSettings` listing
     /// every problem, or `.openFailed` if the library refuses them.
-    public init(
+    public convenience init(
         settings: EncoderSettings,
         logger: Logger,
         recovery: EncoderRecoveryPolicy = .standard,
         output: @escaping @Sendable (EncodedPicture) -> Void
     ) throws(EncoderError) {
+        try self.init(
+            settings: settings, logger: logger, recovery: recovery,
+            backendOpener: { (settings, logger) throws(EncoderError) in try EncoderSession.openBackend(settings, logger: logger) },
+            output: output)
+    }
+
+    /// Opens the session on the backend `backendOpener` makes (a test's backend).
+    init(
+        settings: EncoderSettings,
+        logger: Logger,
+        recovery: EncoderRecoveryPolicy,
+        backendOpener: @escaping BackendOpener,
+        output: @escaping @Sendable (EncodedPicture) -> Void
+    ) throws(EncoderError) {
         let problems = settings.validate()
         guard problems.isEmpty else { throw .invalidSettings(problems) }
-        let encoder = try Self.openBackend(settings, logger: logger)
+        let encoder = try backendOpener(settings, logger)
+        self.backendOpener = backendOpener
         let headers = try encoder.streamHeaders()
         self.settings = settings
         self.logger = logger
@@ -72,15 +92,17 @@ public final class EncoderSession: Sendable {
             let image = X264InputImage(frame, bytes: bytes)
             try producer.withLock { (_) throws(EncoderError) in
                 var attempt = try encodeLocked(image, of: frame, recovering: false)
-                if case .failed(let error) = attempt {
+                if case .failed(let error, let completed) = attempt {
+                    // What the encoder finished before it failed still goes out, first.
+                    for picture in completed { output(picture) }
                     // Recovery waits between tries without the lock (see +Recovery), then encodes the
                     // same frame on the new encoder, which starts with an IDR anyway.
                     try recreateEncoder(after: error)
                     attempt = try encodeLocked(image, of: frame, recovering: true)
                 }
                 switch attempt {
-                case .delivered(let picture): if let picture { output(picture) }
-                case .failed(let error): throw error
+                case .delivered(let pictures): for picture in pictures { output(picture) }
+                case .failed(let error, _): throw error
                 }
             }
         }
@@ -95,10 +117,11 @@ public final class EncoderSession: Sendable {
         if let problem = frame.layoutProblem { throw .invalidFrame(problem) }
     }
 
-    /// What one locked encode did: a picture (or none yet), or an encoder failure that recovery may cure.
+    /// What one locked encode did: the pictures the encoder completed (none while it holds them),
+    /// or an encoder failure that recovery may cure, with what it completed before failing.
     private enum Attempt {
-        case delivered(EncodedPicture?)
-        case failed(EncoderError)
+        case delivered([EncodedPicture])
+        case failed(EncoderError, completed: [EncodedPicture])
     }
 
     private func encodeLocked(_ image: X264InputImage, of frame: VideoFrame, recovering: Bool) throws(EncoderError) -> Attempt {
@@ -111,23 +134,33 @@ public final class EncoderSession: Sendable {
             // Only a frame the encoder took consumes the keyframe request and advances the PTS.
             var accepted = false
             defer { if !accepted { keyframeRequests.giveBack(requested, forFrame: index) } }
-            let result: EncoderBackendOutput?
+            var pictures: [EncodedPicture] = []
             do throws(EncoderError) {
-                result = try encoder.encodePicture(image, pts: pts, forceIDR: forceIDR)
+                // A full backend hands back finished pictures before it takes this one.
+                while try encoder.send(image, pts: pts, forceIDR: forceIDR) == .full {
+                    guard case .picture(let result) = try encoder.receive() else {
+                        throw EncoderError.malformedOutput("the encoder refused a picture and had none to give back")
+                    }
+                    pictures.append(state.picture(from: result, codec: settings.codec))
+                }
+                accepted = true
+                if forceIDR { state.keyframes.recordKeyframe(input: state.acceptedFrames, pts: pts) }
+                state.accept(pts: pts, of: frame, logger: logger)
+                while case .picture(let result) = try encoder.receive() {
+                    pictures.append(state.picture(from: result, codec: settings.codec))
+                }
             } catch {
                 switch error {
                 case .encodeFailed where !recovering, .malformedOutput where !recovering:
-                    // The failed encoder goes at once; the frames it held are lost with it.
+                    // The failed encoder goes at once; the frames it held are lost with it. (Had it
+                    // taken this frame already, the retry carries it 1 ms later: its PTS was used.)
                     state.encoder = nil
                     state.inFlight.removeAll()
-                    return .failed(error)
+                    return .failed(error, completed: pictures)
                 default: throw error
                 }
             }
-            accepted = true
-            if forceIDR { state.keyframes.recordKeyframe(input: state.acceptedFrames, pts: pts) }
-            state.accept(pts: pts, of: frame, logger: logger)
-            return .delivered(result.map { state.picture(from: $0, codec: settings.codec) })
+            return .delivered(pictures)
         }
     }
 
@@ -181,8 +214,9 @@ public final class EncoderSession: Sendable {
         logger.debug("encoder bitrate changed", metadata: ["kbps": "\(bitrateKbps)"])
     }
 
-    /// Drains the pictures the encoder still holds (lookahead, B-frames) and delivers them.
-    /// Neither library takes new frames after a drain, so the session is closed afterwards.
+    /// Sends the end of the stream, receives the pictures the encoder still holds (lookahead,
+    /// B-frames, queued buffers) and delivers them. No backend takes a picture after the end of
+    /// its stream, so the session is closed afterwards.
     public func flush() throws(EncoderError) {
         try producer.withLock { (_) throws(EncoderError) in
             let pictures = try withState { (state) throws(EncoderError) -> [EncodedPicture] in
@@ -191,11 +225,18 @@ public final class EncoderSession: Sendable {
                     state.encoder = nil
                     state.isShutDown = true
                 }
+                try encoder.sendEndOfStream()
                 var pictures: [EncodedPicture] = []
-                while let result = try encoder.drainPicture() {
-                    pictures.append(state.picture(from: result, codec: settings.codec))
+                while true {
+                    switch try encoder.receive() {
+                    case .picture(let result): pictures.append(state.picture(from: result, codec: settings.codec))
+                    case .drained: return pictures
+                    case .needsInput:
+                        // Against the contract; what it returned so far still goes out.
+                        logger.warning("encoder asked for input after the end of the stream; drain stopped")
+                        return pictures
+                    }
                 }
-                return pictures
             }
             for picture in pictures { output(picture) }
         }
@@ -212,34 +253,6 @@ public final class EncoderSession: Sendable {
             return state.encoder != nil
         }
         if wasOpen { logger.info("encoder closed") }
-    }
-
-    /// Whether the session was closed, flushed, or gave up after failed recovery.
-    public var isClosed: Bool {
-        withState { $0.encoder == nil }
-    }
-
-    /// The IDR interval in force, in frames.
-    public var keyframeIntervalInFrames: Int {
-        withState { $0.keyframes.intervalFrames }
-    }
-
-    /// The current average bitrate in kbit/s.
-    public var bitrateKbps: Int {
-        withState { $0.bitrateKbps }
-    }
-
-    /// The parameter sets the next keyframe will carry (for a muxer that needs them before the
-    /// first picture): [SPS, PPS] or [VPS, SPS, PPS].
-    public var decoderConfiguration: DecoderConfiguration {
-        DecoderConfiguration(parameterSets: withState { $0.parameterSets })
-    }
-
-    /// The H.264 SPS/PPS the next keyframe will carry (empty for H.265).
-    public var parameterSets: H264ParameterSets {
-        let sets = withState { $0.parameterSets }
-        guard settings.codec == .h264, sets.count == 2 else { return H264ParameterSets(sps: [], pps: []) }
-        return H264ParameterSets(sps: sets[0], pps: sets[1])
     }
 
     /// Opens the backend for `settings.codec`.

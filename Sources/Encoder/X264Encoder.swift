@@ -22,6 +22,10 @@ final class X264Encoder {
     private let logSink: UnsafeMutablePointer<cx264_log_sink>
     private let logBridge: Unmanaged<X264LogBridge>
     let settings: EncoderSettings
+    /// The picture the last send produced, until the session receives it (see +Backend).
+    var received: EncoderBackendOutput?
+    /// The session sent the end of the stream: receives drain x264's delayed frames.
+    var inputEnded = false
 
     init(settings: EncoderSettings, logger: Logger) throws(EncoderError) {
         var parameters = try Self.parameters(for: settings)

@@ -24,6 +24,10 @@ final class X265Encoder: EncoderBackend {
     /// The settings in force (the bitrate follows `reconfigure`).
     private(set) var settings: EncoderSettings
     private let logger: Logger
+    /// The picture the last send produced, until the session receives it.
+    private var received: EncoderBackendOutput?
+    /// The session sent the end of the stream: receives drain what x265 still holds.
+    private var inputEnded = false
 
     init(settings: EncoderSettings, logger: Logger) throws(EncoderError) {
         handle = try Handle(settings: settings, logger: logger)
@@ -54,7 +58,10 @@ final class X265Encoder: EncoderBackend {
         return sets
     }
 
-    func encodePicture(_ image: X264InputImage, pts: Int64, forceIDR: Bool) throws(EncoderError) -> EncoderBackendOutput? {
+    /// One `x265_encoder_encode` call; the picture it returned (if any) waits for the next receive.
+    func send(_ image: X264InputImage, pts: Int64, forceIDR: Bool) throws(EncoderError) -> EncoderSendStatus {
+        guard !inputEnded else { throw .closed }
+        guard received == nil else { return .full }
         let planes = try planarPlanes(of: image)
         x265_picture_init(handle.parameters, input)
         input.pointee.pts = pts
@@ -68,11 +75,21 @@ final class X265Encoder: EncoderBackend {
             UnsafeMutableRawPointer(mutating: planes[2].base)
         )
         input.pointee.stride = (Int32(planes[0].bytesPerRow), Int32(planes[1].bytesPerRow), Int32(planes[2].bytesPerRow))
-        return try encode(input)
+        received = try encode(input)
+        return .accepted
     }
 
-    func drainPicture() throws(EncoderError) -> EncoderBackendOutput? {
-        try encode(nil)
+    func sendEndOfStream() throws(EncoderError) {
+        inputEnded = true
+    }
+
+    func receive() throws(EncoderError) -> EncoderReceiveStatus {
+        if let picture = received {
+            received = nil
+            return .picture(picture)
+        }
+        guard inputEnded else { return .needsInput }
+        return try encode(nil).map(EncoderReceiveStatus.picture) ?? .drained
     }
 
     /// Changes the average bitrate and the VBV that follows it by opening a new encoder with

@@ -33,15 +33,17 @@ final class FailingEncoderBackend: EncoderBackend {
 
     func streamHeaders() throws(EncoderError) -> [[UInt8]] { try wrapped.streamHeaders() }
 
-    func encodePicture(_ image: X264InputImage, pts: Int64, forceIDR: Bool) throws(EncoderError) -> EncoderBackendOutput? {
+    func send(_ image: X264InputImage, pts: Int64, forceIDR: Bool) throws(EncoderError) -> EncoderSendStatus {
         if failures > 0 {
             failures -= 1
             throw .encodeFailed(status: -1)
         }
-        return try wrapped.encodePicture(image, pts: pts, forceIDR: forceIDR)
+        return try wrapped.send(image, pts: pts, forceIDR: forceIDR)
     }
 
-    func drainPicture() throws(EncoderError) -> EncoderBackendOutput? { try wrapped.drainPicture() }
+    func sendEndOfStream() throws(EncoderError) { try wrapped.sendEndOfStream() }
+
+    func receive() throws(EncoderError) -> EncoderReceiveStatus { try wrapped.receive() }
 
     func reconfigure(bitrateKbps: Int) throws(EncoderError) { try wrapped.reconfigure(bitrateKbps: bitrateKbps) }
 }

@@ -1,0 +1,101 @@
+import Encoder
+import FLV
+import Logging
+import Media
+import Recording
+import Telemetry
+
+extension Pipeline {
+    /// One output per target, in the order given. An output that fails later is taken out of the stream
+    /// alone; the run stops only when it was the last one (issue 14 #8).
+    /// Their keyframe requests go to whichever session runs when they ask.
+    func makeOutputs(stages: PipelineStages, latency: LatencyRecorder?) throws -> [any StreamOutput] {
+        let metadata = try FLVMuxer().metadataTag(
+            FLVMetadata(
+                width: settings.encoder.size.width, height: settings.encoder.size.height,
+                frameRate: settings.encoder.frameRate.framesPerSecond,
+                videoDataRate: Double(settings.encoder.bitrateKbps), encoder: "Camcast (\(settings.encoder.codec.library))",
+                videoCodec: settings.encoder.codec == .h265 ? .fourCC(.hevc) : .codecID(.avc),
+                audio: settings.audio.map {
+                    FLVMetadata.Audio(dataRate: Double($0.bitrateKbps), sampleRate: $0.format.sampleRate, isStereo: $0.format.channels == 2)
+                }))
+        let logger = self.logger
+        return settings.outputs.map { target -> any StreamOutput in
+            let identity = OutputIdentity()
+            let meter = control.meter(for: target, named: settings.outputNames[target])
+            let fail: @Sendable (OutputFailure) -> Void = { failure in
+                meter.enter(.failed, error: failure.reason)
+                stages.outputFailed(identity, PipelineError(failure), logger: logger)
+            }
+            let output: any StreamOutput
+            switch target {
+            case .flvFile(let path):
+                output = FLVFileOutput(
+                    path: path, metadata: metadata, hasAudio: settings.audio != nil, logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
+                    onFailure: fail, meter: meter)
+            case .rtmp(let url):
+                output = RTMPOutput(
+                    url: url, options: settings.rtmp, reconnect: settings.reconnect, metadata: metadata,
+                    queueMilliseconds: settings.sendQueueMilliseconds, bitrateKbps: settings.encoder.bitrateKbps,
+                    logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() }, onFailure: fail,
+                    latency: latency, meter: meter)
+            case .annexBFile(let path, let maxFrames):
+                output = AnnexBFileOutput(
+                    path: path, frameLimit: maxFrames, logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
+                    onFailure: fail, meter: meter)
+            case .recording(let recording):
+                // A full disk pauses a recording; it never fails the run.
+                output = RecordingOutput(
+                    settings: recording,
+                    stream: RecordedStream(
+                        width: settings.encoder.size.width, height: settings.encoder.size.height,
+                        audioSampleRate: settings.audio?.format.sampleRate, audioChannels: settings.audio?.format.channels,
+                        container: recording.container),
+                    logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
+                    isDown: { stages.currentOutputs.contains { ($0 as? RTMPOutput)?.isInterrupted ?? false } }, meter: meter)
+            }
+            identity.set(output)
+            meter.setProbe { [weak output] in output.map(PipelineControl.probe) ?? OutputProbe() }
+            return output
+        }
+    }
+
+    /// A start that failed after the outputs opened: file outputs take their (empty) files away,
+    /// the others end as on a stop (an RTMP output unpublishes). No debris (issue 25).
+    static func abandon(_ outputs: [any StreamOutput]) async {
+        await DedicatedThread.run {
+            for output in outputs {
+                if let file = output as? any DiscardableOutput {
+                    file.discardIfUnused()
+                } else {
+                    output.finish(endTime: 0, drainSeconds: 0)
+                }
+            }
+        }
+    }
+
+    /// Opens each output in turn, on a thread of its own. If one fails, the ones already open end
+    /// properly (an RTMP one unpublishes) before the error.
+    static func open(_ outputs: [any StreamOutput]) async throws {
+        var opened: [any StreamOutput] = []
+        for output in outputs {
+            do {
+                do {
+                    try await DedicatedThread.run { () throws(OutputFailure) in try output.open() }
+                } catch {
+                    // Only a file output fails to open (an RTMP output connects in the background):
+                    // a path the sandbox or permissions forbid, which no restart will mend.
+                    throw PipelineError.outputUnavailable(output: error.output, reason: error.reason)
+                }
+                opened.append(output)
+            } catch {
+                // The ones already open end properly (an RTMP one unpublishes) before the error.
+                let toFinish = opened
+                await DedicatedThread.run {
+                    for output in toFinish { output.finish(endTime: 0, drainSeconds: 0) }
+                }
+                throw error
+            }
+        }
+    }
+}
