@@ -88,7 +88,9 @@ struct InPlaceSendTests {
         let payload = Self.messages.reduce(0) { $0 + $1.body.count }
         #expect(expected.count > payload)  // headers were written, the reader saw everything
         #expect(actual.count == expected.count)
-        #expect(actual == expected)
+        // The first byte that differs, not two arrays of thousands of bytes, when they do.
+        let firstDifference = zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(firstDifference == nil)
     }
 
     @Test("golden bytes: a type-0 header, then a type-3 continuation over two chunks")
