@@ -228,6 +228,38 @@ static inline int crtmp_send_message(RTMP *r, int channel, uint8_t type, uint32_
     return ok;
 }
 
+/* Sends one message like crtmp_send_message, but from the caller's buffer, without copying the
+ * body: `body` must follow RTMP_MAX_HEADER_SIZE (18) writable bytes of the same buffer. Issue 26:
+ * a video picture's bytes used to be copied five times between x264 and send() (x264's buffer ->
+ * a parser buffer -> one array per NAL unit -> the AVCC payload -> the FLV tag body -> a packet
+ * from RTMPPacket_Alloc here); now twice: out of x264's buffer (reused at the next encode) into
+ * one array per NAL unit, and from those into the FLV tag body, which is sent from here.
+ * RTMP_SendPacket (rtmp.c, 2.4 fa8646d as in Debian, unchanged in 2.6) writes the first chunk
+ * header into the bytes just before m_body (at most 1 + 11 + 4 extended-timestamp bytes on chunk
+ * stream 4), and before each later chunk its type-3 header (1 byte, 5 with an extended
+ * timestamp) over the last bytes of the chunk it has just sent, which it does NOT restore. So
+ * the buffer must be private to this call, writable, and holds garbage afterwards: the caller
+ * gives up the message (RTMPPublisher.send takes it as `consuming`). The bytes on the wire are
+ * those of crtmp_send_message for the same arguments (RTMPTests' in-place differential test).
+ * The caller keeps the body to 16 MiB − 1; channel must be below 64 (one-byte basic header). */
+static inline int crtmp_send_in_place(RTMP *r, int channel, uint8_t type, uint32_t timestamp,
+                                      int absolute, uint8_t *body, uint32_t body_len) {
+    RTMPPacket packet;
+    if (channel < 2 || channel > 63) return 0;
+    memset(&packet, 0, sizeof packet);
+    packet.m_body = (char *)body;
+    packet.m_headerType = absolute ? RTMP_PACKET_SIZE_LARGE : RTMP_PACKET_SIZE_MEDIUM;
+    packet.m_packetType = type;
+    packet.m_hasAbsTimestamp = 0;
+    packet.m_nChannel = channel;
+    packet.m_nTimeStamp = timestamp;
+    packet.m_nInfoField2 = r->m_stream_id;
+    packet.m_nBodySize = body_len;
+    /* librtmp keeps a copy of the packet struct (m_vecChannelsOut) for the next message's header
+     * compression; it reads its size, type and timestamp only, never the body pointer. */
+    return RTMP_SendPacket(r, &packet, 0);
+}
+
 /* Announces our outgoing chunk size (RTMP spec 1.0 §5.4.1, Set Chunk Size, message
  * type 1 on chunk stream 2, message stream 0) and switches librtmp to it. librtmp
  * 2.4 never does this itself and splits every message into 128-byte chunks, one

@@ -44,6 +44,10 @@ public struct AVCCNALUnitParser: Sendable {
 
     /// Every NAL unit of a complete buffer; throws if it ends inside a prefix or a unit.
     public static func parse(_ bytes: some Sequence<UInt8>, lengthSize: Int = 4) throws(NALUnitError) -> [NALUnit] {
+        // Contiguous bytes (x264's output buffer) are read where they lie: appending them to the
+        // parser's buffer first copied every picture once more on its way out (issue 26).
+        let direct = bytes.withContiguousStorageIfAvailable { Self.parse(contiguous: $0, lengthSize: lengthSize) }
+        if let direct { return try direct.get() }
         var parser = AVCCNALUnitParser(lengthSize: lengthSize)
         parser.append(bytes)
         var units: [NALUnit] = []
@@ -52,6 +56,30 @@ public struct AVCCNALUnitParser: Sendable {
         }
         try parser.finish()
         return units
+    }
+
+    /// `parse` over bytes in memory: each unit is copied once, out of `bytes`; the same errors.
+    private static func parse(contiguous bytes: UnsafeBufferPointer<UInt8>, lengthSize: Int) -> Result<[NALUnit], NALUnitError> {
+        var units: [NALUnit] = []
+        var index = 0
+        while index < bytes.count {
+            let pending = bytes.count - index
+            guard pending >= lengthSize else { return .failure(.truncated(needed: lengthSize, available: pending)) }
+            var length = 0
+            for offset in 0..<lengthSize {
+                length = length << 8 | Int(bytes[index + offset])
+            }
+            guard length > 0 else { return .failure(.zeroLength) }
+            guard pending >= lengthSize + length else { return .failure(.truncated(needed: lengthSize + length, available: pending)) }
+            let start = index + lengthSize
+            do {
+                units.append(try NALUnit(bytes: Array(UnsafeBufferPointer(rebasing: bytes[start..<start + length]))))
+            } catch {
+                return .failure(error)
+            }
+            index = start + length
+        }
+        return .success(units)
     }
 
     /// Throws if input remains that does not form a complete NAL unit.

@@ -11,12 +11,14 @@ extension FLVMuxer {
     /// the decoding time; PacketTypeCodedFramesX when pts = dts, as FFmpeg writes it, else
     /// PacketTypeCodedFrames with the composition time. Throws if pts − dts does not fit 24
     /// signed bits or the frame does not fit one tag.
-    public func hevcVideoTag(nalUnits: [[UInt8]], isKeyframe: Bool, dts: UInt32, compositionTime difference: Int64) throws(FLVError) -> FLVTag {
+    public func hevcVideoTag(
+        nalUnits: [[UInt8]], isKeyframe: Bool, dts: UInt32, compositionTime difference: Int64, headroom: Int = 0
+    ) throws(FLVError) -> FLVTag {
         guard let compositionTime = Int32(exactly: difference) else { throw .compositionTimeOutOfRange(difference) }
-        let body = try FLVExVideoTagBody.codedFrame(
-            isKeyframe: isKeyframe, fourCC: .hevc, compositionTime: compositionTime,
-            data: FLVVideoTagBody.avccPayload(nalUnits: nalUnits))
-        return try FLVTag(type: .video, timestamp: dts, body: body.encoded())
+        let header = try FLVExVideoTagBody.codedFrame(
+            isKeyframe: isKeyframe, fourCC: .hevc, compositionTime: compositionTime, data: []).encoded()
+        let storage = FLVVideoTagBody.framedAVCCBody(header: header, nalUnits: nalUnits, headroom: headroom)
+        return try FLVTag(type: .video, timestamp: dts, storage: storage, headroom: headroom)
     }
 
     /// The 'hvc1' PacketTypeSequenceEnd (no data) that closes an H.265 stream cleanly.

@@ -24,15 +24,19 @@ public struct FLVMuxer: Sendable {
 
     /// The same with the composition time given, for a stream whose 32-bit timestamps wrap
     /// (pts and dts may then lie on either side of the wrap; their difference, taken before
-    /// wrapping, does not).
-    public func videoTag(nalUnits: [[UInt8]], isKeyframe: Bool, dts: UInt32, compositionTime difference: Int64) throws(FLVError) -> FLVTag {
+    /// wrapping, does not). `headroom` bytes are reserved in front of the body for the sender
+    /// (`FLVTag.headroom`); the NAL units are copied once, straight into the body.
+    public func videoTag(
+        nalUnits: [[UInt8]], isKeyframe: Bool, dts: UInt32, compositionTime difference: Int64, headroom: Int = 0
+    ) throws(FLVError) -> FLVTag {
         guard let compositionTime = Int32(exactly: difference),
               FLVVideoTagBody.compositionTimeRange.contains(compositionTime)
         else { throw .compositionTimeOutOfRange(difference) }
-        let body = try FLVVideoTagBody(
+        let header = try FLVVideoTagBody(
             frameType: isKeyframe ? .keyframe : .interFrame, avcPacketType: .nalu,
-            compositionTime: compositionTime, data: FLVVideoTagBody.avccPayload(nalUnits: nalUnits))
-        return try FLVTag(type: .video, timestamp: dts, body: body.encoded())
+            compositionTime: compositionTime, data: []).encoded()
+        let storage = FLVVideoTagBody.framedAVCCBody(header: header, nalUnits: nalUnits, headroom: headroom)
+        return try FLVTag(type: .video, timestamp: dts, storage: storage, headroom: headroom)
     }
 
     /// The AVC end-of-sequence tag (AVCPacketType 2, no data) that closes a stream cleanly.

@@ -13,6 +13,22 @@ extension FLVVideoTagBody {
         return bytes
     }
 
+    /// A whole video tag body built in one pass: `headroom` bytes left for whoever sends it (RTMP
+    /// chunk headers, `RTMPMediaMessage.requiredHeadroom`), then `header` (the tag body's bytes
+    /// before its data, legacy AVC or Enhanced RTMP), then the NAL units as AVCC. Building the
+    /// AVCC payload first and the body around it copied every picture's bytes twice (issue 26).
+    static func framedAVCCBody(header: [UInt8], nalUnits: [[UInt8]], headroom: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(headroom + header.count + nalUnits.reduce(0) { $0 + 4 + $1.count })
+        bytes.append(contentsOf: repeatElement(0, count: headroom))
+        bytes.append(contentsOf: header)
+        for unit in nalUnits {
+            bytes.appendU32(UInt32(truncatingIfNeeded: unit.count))
+            bytes.append(contentsOf: unit)
+        }
+        return bytes
+    }
+
     /// Splits an AVCC payload back into NAL units. Throws `truncated` if a length prefix is cut
     /// short and `nalLengthOverrun` if a length claims more bytes than remain. `lengthSize` is the
     /// record's lengthSizeMinusOne + 1: 1, 2 or 4.

@@ -9,12 +9,14 @@ extension FLVPacketMuxer {
         switch packet.codec {
         case .h264:
             try muxer.videoTag(
-                nalUnits: packet.units, isKeyframe: packet.isKeyframe, dts: timestamp, compositionTime: packet.compositionTimeOffset)
+                nalUnits: packet.units, isKeyframe: packet.isKeyframe, dts: timestamp, compositionTime: packet.compositionTimeOffset,
+                headroom: headroom)
         case .h265:
             // CodedFramesX when pts = dts (every frame of a stream without B-frames), else
             // CodedFrames with the composition time, as FFmpeg's flvenc chooses.
             try muxer.hevcVideoTag(
-                nalUnits: packet.units, isKeyframe: packet.isKeyframe, dts: timestamp, compositionTime: packet.compositionTimeOffset)
+                nalUnits: packet.units, isKeyframe: packet.isKeyframe, dts: timestamp, compositionTime: packet.compositionTimeOffset,
+                headroom: headroom)
         case .aac:
             nil  // audio tags are not muxed here
         }

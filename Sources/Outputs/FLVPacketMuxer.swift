@@ -28,8 +28,13 @@ struct FLVPacketMuxer {
     /// a video keyframe puts beside the video's sequence header.
     var latestAudioConfiguration: DecoderConfiguration?
 
-    init(metadata: FLVTag) {
+    /// Bytes left in front of each picture's tag body for the sender's own headers: RTMP's chunk
+    /// headers (`RTMPMediaMessage.requiredHeadroom`), so a picture is not copied again to be sent.
+    let headroom: Int
+
+    init(metadata: FLVTag, headroom: Int = 0) {
         self.metadata = metadata
+        self.headroom = headroom
     }
 
     var isStreaming: Bool { gate.isStreaming }

@@ -18,7 +18,7 @@ extension RTMPOutput {
         var schedule = ReconnectSchedule(policy: policy)
         var failures = 0
         var connections = 0
-        var muxer = FLVPacketMuxer(metadata: metadata)
+        var muxer = FLVPacketMuxer(metadata: metadata, headroom: RTMPMediaMessage.requiredHeadroom)
         /// False until the queue first discards: the first connection then sends from the first
         /// frame of the run, with no keyframe to ask for.
         var suspended = false
@@ -125,7 +125,7 @@ extension RTMPOutput {
                 queue.discardAll()
                 break
             }
-            let tags: [FLVTag]
+            var tags: [FLVTag]
             do {
                 tags = try muxer.tags(for: packet)
             } catch {
@@ -135,9 +135,12 @@ extension RTMPOutput {
                 continue
             }
             do throws(RTMPError) {
-                for tag in tags {
-                    try publisher.send(RTMPMediaMessage(tag))
-                    meter.sentBytes.add(tag.body.count, ordering: .relaxed)
+                // Each tag's storage moves into its message (no other reference is left), so the
+                // publisher sends the picture from it in place, without copying it (issue 26).
+                for index in tags.indices {
+                    let bytes = tags[index].bodyCount
+                    try publisher.send(RTMPMediaMessage(taking: &tags[index]))
+                    meter.sentBytes.add(bytes, ordering: .relaxed)
                 }
             } catch {
                 publisher.close()

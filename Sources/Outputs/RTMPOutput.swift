@@ -197,6 +197,14 @@ package final class RTMPOutput: StreamOutput {
 extension RTMPMediaMessage {
     /// RTMP message type ids 8, 9 and 18 are the FLV tag types, and the payload is the tag body.
     init(_ tag: FLVTag) {
-        self.init(type: RTMPMessageType(rawValue: tag.type.rawValue)!, timestamp: tag.timestamp, payload: tag.body)
+        var tag = tag
+        self.init(taking: &tag)
+    }
+
+    /// Moves the tag's storage, headroom and all, into the message; the tag is left empty.
+    init(taking tag: inout FLVTag) {
+        let type = RTMPMessageType(rawValue: tag.type.rawValue)!
+        let (bytes, headroom) = tag.takeStorage()
+        self.init(type: type, timestamp: tag.timestamp, storage: bytes, headroom: headroom)
     }
 }

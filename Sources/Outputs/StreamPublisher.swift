@@ -9,7 +9,8 @@ import RTMP
 package protocol StreamPublisher: AnyObject {
     /// TCP, handshake, connect and publish, bounded by the connect timeout.
     func connect() throws(RTMPError)
-    func send(_ message: RTMPMediaMessage) throws(RTMPError)
+    /// Takes the message: a publisher may send its storage in place and leave garbage in it.
+    func send(_ message: consuming RTMPMediaMessage) throws(RTMPError)
     /// Unpublishes and closes. Idempotent.
     func close()
     /// From any thread: ends a `connect` in progress at once, and makes one not yet started fail

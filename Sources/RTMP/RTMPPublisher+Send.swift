@@ -14,28 +14,44 @@ extension RTMPPublisher {
 
     /// Sends one message. Blocks at most about `sendTimeoutSeconds` when the network stalls.
     /// After a failure the session is closed; call `connect()` again.
-    public func send(_ message: RTMPMediaMessage) throws(RTMPError) {
+    ///
+    /// A message with `requiredHeadroom` and no other reference to its storage is sent from that
+    /// storage, without a copy (crtmp_send_in_place); librtmp writes chunk headers into it, so the
+    /// message is consumed. Others (metadata, which gets a prefix) go through a packet of their own.
+    public func send(_ message: consuming RTMPMediaMessage) throws(RTMPError) {
         guard case .publishing(let lastTimestamp) = state, RTMP_IsConnected(rtmp) != 0 else {
             throw error(.notConnected)
         }
         let prefix = Self.bodyPrefix(for: message)
-        let size = prefix.count + message.payload.count
+        let size = prefix.count + message.payloadCount
         guard size <= Self.maximumBodySize else { throw error(.messageTooLarge(bytes: size)) }
 
         // A type-0 (absolute timestamp) chunk header for metadata, for the first message,
         // and if a timestamp ever steps back (a type-1 delta would wrap); type 1 otherwise.
         let absolute = message.type == .dataAMF0 || lastTimestamp.map { message.timestamp < $0 } ?? true
+        let (type, timestamp, headroom) = (message.type.rawValue, message.timestamp, message.headroom)
+        let inPlace = prefix.isEmpty && headroom >= RTMPMediaMessage.requiredHeadroom
+        var storage = message.takeStorage()
 
         let ok = try LibrtmpLog.withSink(logSink) { () throws(RTMPError) -> Bool in
             _ = logSink.takeEvents()
-            return prefix.withUnsafeBufferPointer { prefixBytes in
-                message.payload.withUnsafeBufferPointer { body in
-                    crtmp_send_message(
-                        rtmp, Self.mediaChunkStreamID, message.type.rawValue, message.timestamp,
-                        absolute ? 1 : 0,
-                        prefixBytes.baseAddress, UInt32(prefixBytes.count),
-                        body.baseAddress, UInt32(body.count)) != 0
+            guard inPlace else {
+                return prefix.withUnsafeBufferPointer { prefixBytes in
+                    storage[headroom...].withUnsafeBufferPointer { body in
+                        crtmp_send_message(
+                            rtmp, Self.mediaChunkStreamID, type, timestamp, absolute ? 1 : 0,
+                            prefixBytes.baseAddress, UInt32(prefixBytes.count),
+                            body.baseAddress, UInt32(body.count)) != 0
+                    }
                 }
+            }
+            let before = storage.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+            return storage.withUnsafeMutableBufferPointer { bytes in
+                // Another address: copy-on-write found the storage shared and copied it.
+                if UInt(bitPattern: bytes.baseAddress) != before { bodiesCopied += 1 }
+                return crtmp_send_in_place(
+                    rtmp, Self.mediaChunkStreamID, type, timestamp, absolute ? 1 : 0,
+                    bytes.baseAddress! + headroom, UInt32(bytes.count - headroom)) != 0
             }
         }
         guard ok else {
@@ -49,7 +65,7 @@ extension RTMPPublisher {
             throw error(kind)
         }
         bytesSent += UInt64(size)
-        state = .publishing(lastTimestamp: message.timestamp)
+        state = .publishing(lastTimestamp: timestamp)
     }
 
     /// What goes in front of the payload: "@setDataFrame" for metadata, unless the payload

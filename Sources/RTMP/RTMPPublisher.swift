@@ -52,6 +52,9 @@ public final class RTMPPublisher {
     /// Bytes of RTMP message bodies sent since this publisher was created (media payloads,
     /// plus the "@setDataFrame" prefix of metadata), excluding chunk headers.
     public internal(set) var bytesSent: UInt64 = 0
+    /// Messages that were to be sent in place but whose storage was shared, so copy-on-write
+    /// copied it (issue 26): 0 while every picture leaves the muxer with its only reference.
+    public internal(set) var bodiesCopied = 0
 
     public init(url: RTMPURL, options: RTMPPublisherOptions = RTMPPublisherOptions(), logger: Logger) {
         LibrtmpLog.setUpProcessOnce()
@@ -87,7 +90,9 @@ public final class RTMPPublisher {
         _ = try? LibrtmpLog.withSink(logSink) { () throws(RTMPError) in RTMP_Close(rtmp) }
         state = .idle
         if wasPublishing {
-            logger.info("RTMP publish closed", metadata: ["url": "\(url)", "bytesSent": "\(bytesSent)"])
+            logger.info(
+                "RTMP publish closed",
+                metadata: ["url": "\(url)", "bytesSent": "\(bytesSent)", "bodiesCopied": "\(bodiesCopied)"])
         }
     }
 

@@ -21,6 +21,9 @@ struct StreamToServerTests {
         #expect(result.status == 0, "camcast failed: \(result.stderr)")
         #expect(!result.stderr.contains(Self.streamKey), "the stream key leaked into the log")
         #expect(!result.stdout.contains(Self.streamKey))
+        // Every picture went to librtmp from the tag body the muxer built, never copied again (issue 26).
+        let closed = result.stderr.split(separator: "\n").filter { $0.contains("RTMP publish closed") }
+        #expect(closed.count == 1 && closed.allSatisfy { $0.contains(" bodiesCopied=0") }, "\(closed)")
         try server.stop()  // nginx closes the recording
 
         for file in [server.recording(Self.streamKey), fileOutput] {

@@ -39,8 +39,11 @@ struct RTMPPublisherIntegrationTests {
         return ContinuousClock.now - start
     }
 
-    @Test("a real stream is recorded by nginx and decodes cleanly")
-    func publishRealStream() throws {
+    /// `inPlace`: each message built as the RTMP output builds a picture's, with headroom for the
+    /// chunk headers, so the publisher sends it from its own storage (issue 26); the recording
+    /// must be the same, and copy-on-write must never have had to copy.
+    @Test("a real stream is recorded by nginx and decodes cleanly", arguments: [false, true])
+    func publishRealStream(inPlace: Bool) throws {
         let server = try Self.startServer()
         defer { try? server.stop() }
         let (inputPath, messages) = try Self.makeInputFLV(in: server.state)
@@ -54,8 +57,17 @@ struct RTMPPublisherIntegrationTests {
         try publisher.connect()
         #expect(publisher.isPublishing)
         for message in messages {
-            try publisher.send(message)
+            if inPlace {
+                // Built in the call, as the output builds it: no other reference to the storage.
+                try publisher.send(RTMPMediaMessage(
+                    type: message.type, timestamp: message.timestamp,
+                    storage: [UInt8](repeating: 0, count: RTMPMediaMessage.requiredHeadroom) + message.payload,
+                    headroom: RTMPMediaMessage.requiredHeadroom))
+            } else {
+                try publisher.send(message)
+            }
         }
+        #expect(publisher.bodiesCopied == 0)
         let payloadBytes = messages.reduce(0) { $0 + $1.payload.count }
         #expect(publisher.bytesSent == UInt64(payloadBytes + RTMPPublisher.setDataFrameAMF0.count))
         publisher.close()
