@@ -13,6 +13,13 @@ final class OverlayRenderer: @unchecked Sendable {
     private let texts: [ClockText]
     private let clock: SystemClock
     private var placed: [PlacedText?]
+    /// The second `strings` were made for: a frame in the same second reuses them (no strftime,
+    /// no strings made per frame).
+    private var textsSecond: Int?
+    private var strings: [String] = []
+    /// The bytes the placed texts touch in a frame laid out as `touchedLayout` (nil: to be worked out).
+    private var touched: [Range<Int>] = []
+    private var touchedLayout: FrameLayout?
     /// How many times a text was laid out (for tests: once per change, not per frame).
     private(set) var layouts = 0
 
@@ -43,11 +50,33 @@ final class OverlayRenderer: @unchecked Sendable {
     /// are given in its pixels), keeping what it overwrote in `saved`
     /// (whose buffers are reused frame after frame); false if the frame's layout does not hold the
     /// text (nothing written then).
+    ///
+    /// Most frames repeat the last one's second and layout: they only save, blend and (later) put
+    /// back, with the texts, the layers and the byte ranges kept from that frame.
     func blend(
         into base: UnsafeMutablePointer<UInt8>, byteCount: Int, frame: VideoFrame, wallSeconds: Int, saving saved: inout SavedBytes
     ) -> Bool {
-        let strings = currentTexts(atWallSeconds: wallSeconds)
-        saved.ranges.removeAll(keepingCapacity: true)
+        let layout = FrameLayout(frame: frame, byteCount: byteCount)
+        if textsSecond != wallSeconds {
+            strings = currentTexts(atWallSeconds: wallSeconds)
+            textsSecond = wallSeconds
+            touchedLayout = nil
+        }
+        if touchedLayout != layout {
+            touchedLayout = nil
+            guard place(frame: frame, byteCount: byteCount) else { return false }
+            touchedLayout = layout
+        }
+        saved.save(from: base, ranges: touched)
+        for index in placed.indices {
+            placed[index]?.blend(into: base, planes: frame.planes)
+        }
+        return true
+    }
+
+    /// Lays out every text that changed (or whose frame did) and lists the bytes they touch.
+    private func place(frame: VideoFrame, byteCount: Int) -> Bool {
+        touched.removeAll(keepingCapacity: true)
         for index in settings.items.indices {
             if let current = placed[index], current.text == strings[index],
                 current.fits(format: frame.pixelFormat, width: frame.width, height: frame.height)
@@ -62,13 +91,22 @@ final class OverlayRenderer: @unchecked Sendable {
                     format: frame.pixelFormat, frameWidth: frame.width, frameHeight: frame.height)
             }
             guard let text = placed[index],
-                text.appendTouchedRanges(planes: frame.planes, byteCount: byteCount, to: &saved.ranges)
+                text.appendTouchedRanges(planes: frame.planes, byteCount: byteCount, to: &touched)
             else { return false }
         }
-        saved.save(from: base)
-        for case let text? in placed {
-            text.blend(into: base, planes: frame.planes)
-        }
         return true
+    }
+}
+
+/// What the byte ranges blending touches depend on, besides the texts.
+private struct FrameLayout: Equatable {
+    var format: PixelFormat
+    var width: Int
+    var height: Int
+    var planes: [VideoPlane]
+    var byteCount: Int
+
+    init(frame: VideoFrame, byteCount: Int) {
+        (format, width, height, planes, self.byteCount) = (frame.pixelFormat, frame.width, frame.height, frame.planes, byteCount)
     }
 }

@@ -64,22 +64,47 @@ struct TextLayer {
             background = (colour, [UInt8](repeating: level, count: width * height))
         }
         let text = style.colour
-        for index in 0..<(width * height) {
-            let top = Int(coverage[index])
-            let bottom = background.map { Int($0.alpha[index]) } ?? 0
-            // Porter-Duff "over", straight alpha, in 0…255 fixed point.
-            let below = bottom * (255 - top) / 255
-            let alpha = top + below
-            guard alpha > 0 else { continue }
-            let under = background?.colour ?? text
-            func channel(_ t: UInt8, _ b: UInt8) -> UInt8 {
-                UInt8((Int(t) * top + Int(b) * below + alpha / 2) / alpha)
+        let under = background?.colour ?? text
+        let count = width * height
+        let backgroundAlpha = background?.alpha ?? [UInt8](repeating: 0, count: count)
+        pixels.withUnsafeMutableBufferPointer { pixels in
+            coverage.withUnsafeBufferPointer { coverage in
+                backgroundAlpha.withUnsafeBufferPointer { backgroundAlpha in
+                    for index in 0..<count {
+                        let top = Int(coverage[index])
+                        let bottom = Int(backgroundAlpha[index])
+                        // Whole coverage or none (most of a layer) needs no division: the sums below
+                        // give the text's or the background's colour exactly there.
+                        if top == 255 {
+                            Self.store(text, alpha: 255, at: index, in: pixels)
+                            continue
+                        }
+                        if top == 0 {
+                            if bottom > 0 { Self.store(under, alpha: bottom, at: index, in: pixels) }
+                            continue
+                        }
+                        // Porter-Duff "over", straight alpha, in 0…255 fixed point.
+                        let below = bottom * (255 - top) / 255
+                        let alpha = top + below
+                        func channel(_ t: UInt8, _ b: UInt8) -> UInt8 {
+                            UInt8((Int(t) * top + Int(b) * below + alpha / 2) / alpha)
+                        }
+                        pixels[index * 4] = channel(text.red, under.red)
+                        pixels[index * 4 + 1] = channel(text.green, under.green)
+                        pixels[index * 4 + 2] = channel(text.blue, under.blue)
+                        pixels[index * 4 + 3] = UInt8(alpha)
+                    }
+                }
             }
-            pixels[index * 4] = channel(text.red, under.red)
-            pixels[index * 4 + 1] = channel(text.green, under.green)
-            pixels[index * 4 + 2] = channel(text.blue, under.blue)
-            pixels[index * 4 + 3] = UInt8(alpha)
         }
+    }
+
+    @inline(__always)
+    private static func store(_ colour: OverlayColour, alpha: Int, at index: Int, in pixels: UnsafeMutableBufferPointer<UInt8>) {
+        pixels[index * 4] = colour.red
+        pixels[index * 4 + 1] = colour.green
+        pixels[index * 4 + 2] = colour.blue
+        pixels[index * 4 + 3] = UInt8(alpha)
     }
 
     /// The largest coverage within a disc of `radius` around each pixel: the outline's alpha.
