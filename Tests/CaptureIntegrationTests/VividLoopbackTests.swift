@@ -51,10 +51,14 @@ struct VividLoopbackTests {
         let output = try V4L2Device(path: nodes.output)
         let outputType = try output.outputQueueType()
         #expect(outputType == (nodes.multiPlanar ? .videoOutputMultiPlanar : .videoOutput))
+        #expect(output.capabilities.names.contains(nodes.multiPlanar ? "video-output-mplane" : "video-output"), "\(output.capabilities.names)")
+        #expect(!output.capabilities.canCapture && !output.capabilities.isMemoryToMemory)
         let yuyv = PixelFormat.yuyv.fourCC
         let outputFormat = try output.setFormat(type: outputType, fourCC: yuyv, width: Self.width, height: Self.height)
         #expect(outputFormat == V4L2GrantedFormat(fourCC: yuyv, width: 640, height: 480, bytesPerLine: 1280, sizeImage: Self.frameBytes, planeCount: 1))
         #expect(try output.format(type: outputType) == outputFormat)
+        // vivid's output node answers S_PARM with ENOTTY (it runs at its DV timings' rate): no rate.
+        #expect(try output.setFrameRate(type: outputType, FrameRate(numerator: 30)) == nil)
 
         let capture = try V4L2Device(path: nodes.capture)
         let captureType = capture.capabilities.bufferType
