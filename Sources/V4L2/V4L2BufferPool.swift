@@ -4,8 +4,9 @@ import Glibc
 import Media
 internal import CV4L2
 
-/// The driver's capture buffers, mapped into our memory (streaming I/O with `V4L2_MEMORY_MMAP`,
-/// Linux media API, "Streaming I/O (Memory Mapping)"): owns the mappings and unmaps them in `deinit`.
+/// The driver's buffers of one queue, capture or output, mapped into our memory (streaming I/O
+/// with `V4L2_MEMORY_MMAP`, Linux media API, "Streaming I/O (Memory Mapping)"): owns the mappings
+/// and unmaps them in `deinit`.
 ///
 /// Holds its device, so the fd is closed only after the buffers are unmapped (a mapping keeps the
 /// driver's file open: vivid, for one, will not come back after a disconnect until both are gone).
@@ -20,7 +21,9 @@ public final class V4L2BufferPool {
 
     public var count: Int { mappings.count }
 
-    /// Asks for `count` buffers and maps every one the driver granted.
+    /// Asks for `count` buffers and maps every one the driver granted. `type` comes from the
+    /// node's capabilities (`bufferType`, `outputQueueType()`): on a queue the node lacks, the
+    /// kernel answers only EINVAL.
     public init(device: V4L2Device, type: V4L2BufferType, count: Int) throws(SystemCallError) {
         var request = v4l2_requestbuffers()
         request.count = UInt32(count)
@@ -61,13 +64,29 @@ public final class V4L2BufferPool {
         planes.deallocate()
     }
 
-    /// Hands buffer `index` to the driver to fill.
+    /// Hands buffer `index` to the driver to fill (a capture queue).
     public func queue(_ index: Int) throws(SystemCallError) {
         var buffer = Self.describe(index: UInt32(index), type: type, planes: planes)
         try device.ioctl("VIDIOC_QBUF", cv4l2_vidioc_qbuf(), &buffer)
     }
 
-    /// Takes the oldest filled buffer; nil when none is ready yet (EAGAIN: the fd is non-blocking).
+    /// Hands buffer `index`, whose first `bytesUsed` bytes the caller has written (`mutableBytes`),
+    /// to the driver to read (an output queue). The timestamp travels with the frame: a mem2mem
+    /// encoder copies it to the coded buffer it makes from it, which is how its packets are
+    /// matched to their frames. A driver refuses (EINVAL) more bytes than the buffer holds.
+    public func queue(_ index: Int, bytesUsed: Int, timestampNanoseconds: UInt64, field: V4L2Field = .progressive) throws(SystemCallError) {
+        var buffer = Self.describe(index: UInt32(index), type: type, planes: planes)
+        let used = UInt32(clamping: bytesUsed)
+        if type.isMultiPlanar { planes.pointee.bytesused = used } else { buffer.bytesused = used }
+        buffer.field = field.rawValue
+        buffer.timestamp.tv_sec = Int(timestampNanoseconds / 1_000_000_000)
+        buffer.timestamp.tv_usec = Int(timestampNanoseconds % 1_000_000_000 / 1_000)
+        try device.ioctl("VIDIOC_QBUF", cv4l2_vidioc_qbuf(), &buffer)
+    }
+
+    /// Takes the oldest buffer the driver is done with: filled (capture), or read and free to be
+    /// written again (output; `bytesUsed` is what was queued). nil when none is ready yet (EAGAIN:
+    /// the fd is non-blocking).
     public func dequeue() throws(SystemCallError) -> V4L2DequeuedBuffer? {
         var buffer = Self.describe(index: 0, type: type, planes: planes)
         do throws(SystemCallError) {
@@ -89,6 +108,12 @@ public final class V4L2BufferPool {
     /// The mapped bytes of buffer `index`.
     public func bytes(of index: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(mappings[index])
+    }
+
+    /// The mapped bytes of buffer `index`, to write a frame into while the buffer is ours (before
+    /// it is queued, or after it came back dequeued).
+    public func mutableBytes(of index: Int) -> UnsafeMutableRawBufferPointer {
+        mappings[index]
     }
 
     /// A `v4l2_buffer` naming buffer `index`; multi-planar ones point at our one-plane array.

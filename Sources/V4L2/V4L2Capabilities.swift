@@ -18,12 +18,27 @@ public struct V4L2Capabilities: Sendable, Hashable {
     /// Single-planar is preferred where both exist: same frames, simpler buffers.
     public var bufferType: V4L2BufferType { canCaptureSinglePlanar ? .videoCapture : .videoCaptureMultiPlanar }
 
-    /// Human-readable names of the bits that matter to a capture user.
+    /// A mem2mem node (an encoder, decoder or scaler): frames go in on its output queue and come
+    /// back on its capture queue. Drivers set only the M2M bit for that pair, not the capture and
+    /// output bits, so `canCapture` (a camera) stays false for it.
+    public var isMemoryToMemory: Bool { bits & UInt32(V4L2_CAP_VIDEO_M2M | V4L2_CAP_VIDEO_M2M_MPLANE) != 0 }
+    public var canOutputSinglePlanar: Bool { bits & UInt32(V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_VIDEO_M2M) != 0 }
+    public var canOutputMultiPlanar: Bool { bits & UInt32(V4L2_CAP_VIDEO_OUTPUT_MPLANE | V4L2_CAP_VIDEO_M2M_MPLANE) != 0 }
+    public var canOutput: Bool { canOutputSinglePlanar || canOutputMultiPlanar }
+
+    /// The queue frames are written to, single-planar preferred as for capture; nil on a node
+    /// that takes no frames (a camera).
+    public var outputBufferType: V4L2BufferType? {
+        canOutputSinglePlanar ? .videoOutput : canOutputMultiPlanar ? .videoOutputMultiPlanar : nil
+    }
+
+    /// Human-readable names of the bits that matter to a capture or output user.
     public var names: [String] {
         let known: [(UInt32, String)] = [
             (UInt32(V4L2_CAP_VIDEO_CAPTURE), "video-capture"),
             (UInt32(V4L2_CAP_VIDEO_CAPTURE_MPLANE), "video-capture-mplane"),
             (UInt32(V4L2_CAP_VIDEO_OUTPUT), "video-output"),
+            (UInt32(V4L2_CAP_VIDEO_OUTPUT_MPLANE), "video-output-mplane"),
             (UInt32(V4L2_CAP_VIDEO_M2M), "video-m2m"),
             (UInt32(V4L2_CAP_VIDEO_M2M_MPLANE), "video-m2m-mplane"),
             (UInt32(V4L2_CAP_META_CAPTURE), "metadata-capture"),

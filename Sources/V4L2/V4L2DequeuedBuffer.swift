@@ -1,5 +1,7 @@
-/// What `VIDIOC_DQBUF` said about one filled buffer (`struct v4l2_buffer`), reduced to what the
-/// capture loop needs. The bytes stay in the pool's mapping until the buffer is queued again.
+/// What `VIDIOC_DQBUF` said about one buffer the driver is done with (`struct v4l2_buffer`):
+/// a filled capture buffer, whose bytes stay in the pool's mapping until it is queued again, or
+/// an output buffer the driver has read (then `bytesUsed` is what was queued, `sequence` the
+/// driver's count of frames it took).
 public struct V4L2DequeuedBuffer: Sendable, Hashable {
     public var index: Int
     /// Bytes of picture data, starting at `dataOffset` in the mapping.

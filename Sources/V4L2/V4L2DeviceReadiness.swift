@@ -4,8 +4,9 @@ public enum V4L2DeviceReadiness: Sendable, Hashable {
     case woken
     /// Neither the device nor the wake event became ready within the timeout.
     case timedOut
-    /// The device is readable (a buffer may be dequeued), or in error: `reportsError` is set when
-    /// poll said POLLERR, POLLHUP or POLLNVAL, which with nothing to dequeue means vb2's queue is
-    /// broken (Linux media API, "Streaming I/O": poll).
+    /// A buffer may be dequeued (the device polled readable, or writable for an output queue), or
+    /// the device is in error: `reportsError` is set when poll said POLLERR, POLLHUP or POLLNVAL,
+    /// which with nothing to dequeue means vb2's queue is broken or not streaming (Linux media
+    /// API, "Streaming I/O": poll).
     case ready(reportsError: Bool)
 }

@@ -11,6 +11,10 @@ enum VividEnvironment {
     static let multiPlanarVariable = "CAMCAST_VIVID_MULTIPLANAR"
     static var multiPlanar: Bool { ProcessInfo.processInfo.environment[multiPlanarVariable] == "1" }
 
+    /// Set when vivid was loaded with `VividVM.loopbackOptions`: output nodes beside the capture nodes.
+    static let loopbackVariable = "CAMCAST_VIVID_LOOPBACK"
+    static var insideLoopbackVM: Bool { insideVM && ProcessInfo.processInfo.environment[loopbackVariable] == "1" }
+
     /// The capture node vivid creates with the harness's default options.
     static let device = "/dev/video0"
 

@@ -9,6 +9,13 @@ public enum VividVM {
     /// … whose one input is S-Video: a capture card with a PAL signal that can be taken away.
     public static let sVideoOptions = "n_devs=1 node_types=0x1 num_inputs=1 input_types=0x2"
 
+    /// Two instances, each a capture node whose one input is HDMI beside an output node whose one
+    /// output is HDMI, so vivid can loop what the output is given into the capture ("Loop Video"
+    /// needs HDMI, or S-Video, on both sides): instance 0 single-planar (/dev/video0 capture,
+    /// /dev/video1 output), instance 1 multi-planar (/dev/video2, /dev/video3).
+    public static let loopbackOptions = "n_devs=2 node_types=0x101,0x101 multiplanar=1,2 vid_cap_nr=0,2 vid_out_nr=1,3 "
+        + "num_inputs=1,1 input_types=0x3,0x3 num_outputs=1,1 output_types=0x1,0x1"
+
     /// The VM itself could not run the command (harness exit 124, timeout, or 125, something
     /// missing or broken): a hardware test must fail on this, never pass by skipping.
     public struct Unavailable: Error, CustomStringConvertible {
