@@ -12,6 +12,7 @@
 // the table; libavcodec and libavutil, which the AAC encoder links anyway, are called directly.
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,28 +43,34 @@ typedef struct cavformat_api {
     void (*io_flush)(AVIOContext *);
 } cavformat_api;
 
-// The table once loaded (NULL before), and why loading failed. Function-local statics, because
-// Swift emits a header's functions but not its variables; several object files may each hold a
-// copy: each loads for itself, and dlopen hands all of them the same library.
-static inline const cavformat_api **cavformat_slot(void) { static const cavformat_api *loaded; return &loaded; }
-static inline char *cavformat_failure(void) { static char text[256]; return text; }
+// What the one load left: the table (NULL if it failed) and why it failed. Function-local
+// statics, because Swift emits a header's functions but not its variables; several object files
+// may each hold a copy: each loads once for itself, and dlopen hands all of them the same library.
+typedef struct cavformat_loaded {
+    const cavformat_api *api;
+    char failure[256];
+} cavformat_loaded;
+static inline cavformat_loaded *cavformat_state(void) { static cavformat_loaded state; return &state; }
+static inline pthread_once_t *cavformat_once(void) { static pthread_once_t once = PTHREAD_ONCE_INIT; return &once; }
 
-// Loads libavformat and resolves the table. Returns 0, or -1 with the reason in
-// cavformat_load_error(). Safe from several threads: a race loads twice and keeps one table.
-static inline int cavformat_load(void) {
-    if (__atomic_load_n(cavformat_slot(), __ATOMIC_ACQUIRE)) return 0;
+// The load itself, run once under pthread_once: the table and the failure text are written here
+// only, and pthread_once makes every caller wait for it and see what it wrote, so neither needs a
+// lock after. A failure stays for the process's life (a libavformat installed later is found
+// after a restart; the .deb depends on it anyway).
+static void cavformat_load_once(void) {
+    cavformat_loaded *state = cavformat_state();
     void *library = dlopen(CAVFORMAT_SONAME, RTLD_NOW | RTLD_LOCAL);
     if (!library) {
         const char *reason = dlerror();
-        snprintf(cavformat_failure(), 256, "%s", reason ? reason : CAVFORMAT_SONAME " not found");
-        return -1;
+        snprintf(state->failure, sizeof state->failure, "%s", reason ? reason : CAVFORMAT_SONAME " not found");
+        return;
     }
     cavformat_api *api = calloc(1, sizeof(cavformat_api));
-    if (!api) { dlclose(library); snprintf(cavformat_failure(), 256, "out of memory"); return -1; }
+    if (!api) { dlclose(library); snprintf(state->failure, sizeof state->failure, "out of memory"); return; }
 #define CAVFORMAT_RESOLVE(field, symbol) \
     if (!(*(void **)&api->field = dlsym(library, #symbol))) { \
-        snprintf(cavformat_failure(), 256, "%s has no %s", CAVFORMAT_SONAME, #symbol); \
-        free(api); dlclose(library); return -1; }
+        snprintf(state->failure, sizeof state->failure, "%s has no %s", CAVFORMAT_SONAME, #symbol); \
+        free(api); dlclose(library); return; }
     CAVFORMAT_RESOLVE(alloc_output_context2, avformat_alloc_output_context2)
     CAVFORMAT_RESOLVE(free_context, avformat_free_context)
     CAVFORMAT_RESOLVE(new_stream, avformat_new_stream)
@@ -74,17 +81,25 @@ static inline int cavformat_load(void) {
     CAVFORMAT_RESOLVE(io_context_free, avio_context_free)
     CAVFORMAT_RESOLVE(io_flush, avio_flush)
 #undef CAVFORMAT_RESOLVE
-    const cavformat_api *expected = 0;
     // The library stays loaded for the process's life (the table points into it).
-    if (!__atomic_compare_exchange_n(cavformat_slot(), &expected, api, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) free(api);
-    return 0;
+    state->api = api;
 }
 
-// Why cavformat_load failed (dlerror's words), for the one error line.
-static inline const char *cavformat_load_error(void) { return cavformat_failure(); }
+// Loads libavformat and resolves the table, once. Returns 0, or -1 with the reason in
+// cavformat_load_error(). Safe from several threads: the first loads, the others wait for it.
+static inline int cavformat_load(void) {
+    if (pthread_once(cavformat_once(), cavformat_load_once) != 0) return -1;
+    return cavformat_state()->api ? 0 : -1;
+}
+
+// Why cavformat_load failed (dlerror's words), for the one error line; only after it returned -1.
+static inline const char *cavformat_load_error(void) {
+    cavformat_loaded *state = cavformat_state();
+    return state->failure[0] ? state->failure : "pthread_once failed";
+}
 
 // The loaded table; only after cavformat_load returned 0.
-static inline const cavformat_api *cavformat_fn(void) { return __atomic_load_n(cavformat_slot(), __ATOMIC_ACQUIRE); }
+static inline const cavformat_api *cavformat_fn(void) { return cavformat_state()->api; }
 
 typedef struct cavformat_mp4 {
     AVFormatContext *format;

@@ -197,12 +197,26 @@ static inline int crtmp_handle_message(RTMP *r, int channel, uint8_t type, uint3
 static inline int crtmp_is_publishing(const RTMP *r) { return r->m_bPlaying; }
 static inline int crtmp_is_timed_out(const RTMP *r) { return r->m_sb.sb_timedout; }
 
+/* Fills the header fields of `packet` for one media message of `body_size` bytes on chunk
+ * stream `channel` of the publishing message stream; m_body is the caller's (allocated or in
+ * place). `absolute` selects a type-0 chunk header (absolute timestamp); otherwise type 1 (delta
+ * to the previous message on the channel), which librtmp compresses further when it can. */
+static inline void crtmp_media_packet(RTMPPacket *packet, const RTMP *r, int channel, uint8_t type,
+                                      uint32_t timestamp, int absolute, uint32_t body_size) {
+    packet->m_headerType = absolute ? RTMP_PACKET_SIZE_LARGE : RTMP_PACKET_SIZE_MEDIUM;
+    packet->m_packetType = type;
+    packet->m_hasAbsTimestamp = 0;
+    packet->m_nChannel = channel;
+    packet->m_nTimeStamp = timestamp;
+    packet->m_nInfoField2 = r->m_stream_id;
+    packet->m_nBodySize = body_size;
+}
+
 /* Sends one message as a single RTMP message on chunk stream `channel` of the
  * publishing message stream. `prefix` (may be NULL) is copied before `body`
  * (used for the "@setDataFrame" AMF0 string). RTMPPacket_Alloc reserves
  * RTMP_MAX_HEADER_SIZE bytes in front of the body, where RTMP_SendPacket writes
- * the chunk headers. `absolute` selects a type-0 chunk header (absolute
- * timestamp); otherwise type 1 (delta to the previous message on the channel).
+ * the chunk headers. `absolute` as in crtmp_media_packet.
  * Returns TRUE/FALSE as RTMP_SendPacket does; FALSE also if allocation fails. */
 static inline int crtmp_send_message(RTMP *r, int channel, uint8_t type, uint32_t timestamp,
                                      int absolute,
@@ -216,13 +230,7 @@ static inline int crtmp_send_message(RTMP *r, int channel, uint8_t type, uint32_
     }
     if (prefix_len > 0) memcpy(packet.m_body, prefix, prefix_len);
     if (body_len > 0) memcpy(packet.m_body + prefix_len, body, body_len);
-    packet.m_headerType = absolute ? RTMP_PACKET_SIZE_LARGE : RTMP_PACKET_SIZE_MEDIUM;
-    packet.m_packetType = type;
-    packet.m_hasAbsTimestamp = 0;
-    packet.m_nChannel = channel;
-    packet.m_nTimeStamp = timestamp;
-    packet.m_nInfoField2 = r->m_stream_id;
-    packet.m_nBodySize = prefix_len + body_len;
+    crtmp_media_packet(&packet, r, channel, type, timestamp, absolute, prefix_len + body_len);
     ok = RTMP_SendPacket(r, &packet, 0);
     RTMPPacket_Free(&packet);
     return ok;
@@ -248,13 +256,7 @@ static inline int crtmp_send_in_place(RTMP *r, int channel, uint8_t type, uint32
     if (channel < 2 || channel > 63) return 0;
     memset(&packet, 0, sizeof packet);
     packet.m_body = (char *)body;
-    packet.m_headerType = absolute ? RTMP_PACKET_SIZE_LARGE : RTMP_PACKET_SIZE_MEDIUM;
-    packet.m_packetType = type;
-    packet.m_hasAbsTimestamp = 0;
-    packet.m_nChannel = channel;
-    packet.m_nTimeStamp = timestamp;
-    packet.m_nInfoField2 = r->m_stream_id;
-    packet.m_nBodySize = body_len;
+    crtmp_media_packet(&packet, r, channel, type, timestamp, absolute, body_len);
     /* librtmp keeps a copy of the packet struct (m_vecChannelsOut) for the next message's header
      * compression; it reads its size, type and timestamp only, never the body pointer. */
     return RTMP_SendPacket(r, &packet, 0);

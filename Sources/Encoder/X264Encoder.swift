@@ -23,9 +23,7 @@ final class X264Encoder {
     private let logBridge: Unmanaged<X264LogBridge>
     let settings: EncoderSettings
     /// The picture the last send produced, until the session receives it (see +Backend).
-    var received: EncoderBackendOutput?
-    /// The session sent the end of the stream: receives drain x264's delayed frames.
-    var inputEnded = false
+    var slot = OnePictureSlot()
 
     init(settings: EncoderSettings, logger: Logger) throws(EncoderError) {
         var parameters = try Self.parameters(for: settings)

@@ -25,9 +25,7 @@ final class X265Encoder: EncoderBackend {
     private(set) var settings: EncoderSettings
     private let logger: Logger
     /// The picture the last send produced, until the session receives it.
-    private var received: EncoderBackendOutput?
-    /// The session sent the end of the stream: receives drain what x265 still holds.
-    private var inputEnded = false
+    private var slot = OnePictureSlot()
 
     init(settings: EncoderSettings, logger: Logger) throws(EncoderError) {
         handle = try Handle(settings: settings, logger: logger)
@@ -58,10 +56,23 @@ final class X265Encoder: EncoderBackend {
         return sets
     }
 
-    /// One `x265_encoder_encode` call; the picture it returned (if any) waits for the next receive.
+    /// One `x265_encoder_encode` call; the picture it returned (if any) waits in the slot for the
+    /// next receive.
     func send(_ image: X264InputImage, pts: Int64, forceIDR: Bool) throws(EncoderError) -> EncoderSendStatus {
-        guard !inputEnded else { throw .closed }
-        guard received == nil else { return .full }
+        try slot.send { () throws(EncoderError) in try encode(image, pts: pts, forceIDR: forceIDR) }
+    }
+
+    func sendEndOfStream() throws(EncoderError) {
+        slot.end()
+    }
+
+    /// After the end, x265 hands back what it still holds one picture per call with no input.
+    func receive() throws(EncoderError) -> EncoderReceiveStatus {
+        try slot.receive { () throws(EncoderError) in try encode(nil) }
+    }
+
+    /// Hands x265 the image's planes (I420; NV12 is split first) for one encode call.
+    private func encode(_ image: X264InputImage, pts: Int64, forceIDR: Bool) throws(EncoderError) -> EncoderBackendOutput? {
         let planes = try planarPlanes(of: image)
         x265_picture_init(handle.parameters, input)
         input.pointee.pts = pts
@@ -75,21 +86,7 @@ final class X265Encoder: EncoderBackend {
             UnsafeMutableRawPointer(mutating: planes[2].base)
         )
         input.pointee.stride = (Int32(planes[0].bytesPerRow), Int32(planes[1].bytesPerRow), Int32(planes[2].bytesPerRow))
-        received = try encode(input)
-        return .accepted
-    }
-
-    func sendEndOfStream() throws(EncoderError) {
-        inputEnded = true
-    }
-
-    func receive() throws(EncoderError) -> EncoderReceiveStatus {
-        if let picture = received {
-            received = nil
-            return .picture(picture)
-        }
-        guard inputEnded else { return .needsInput }
-        return try encode(nil).map(EncoderReceiveStatus.picture) ?? .drained
+        return try encode(input)
     }
 
     /// Changes the average bitrate and the VBV that follows it by opening a new encoder with

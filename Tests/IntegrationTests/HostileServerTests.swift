@@ -42,8 +42,9 @@ import Testing
 
     @Test(.timeLimit(.minutes(3)))
     func noAttackCrashesBloatsOrLeaksAndTheFLVKeepsEveryFrame() throws {
-        var runs = try Self.attacks.map { try Self.start($0.name, expected: $0.expected) }
-        defer { runs.forEach { $0.server.signal(SIGKILL); $0.camcast.signal(SIGKILL) } }
+        let started = ProcessGroup()
+        defer { started.stopAll() }
+        var runs = try Self.startAll(Self.attacks, in: started)
 
         let end = Date().addingTimeInterval(Self.seconds)
         while Date() < end {
@@ -63,8 +64,7 @@ import Testing
         }
         for run in runs {
             let result = try run.camcast.wait(timeout: 30)
-            run.server.signal(SIGKILL)
-            _ = try run.server.wait(timeout: 10)
+            run.server.stop()
             Self.check(run, result)
         }
     }
@@ -96,8 +96,9 @@ import Testing
     /// type-3 header), with an extended timestamp and a chunk size change, as librtmp and FFmpeg
     /// read them. Camcast used to refuse it ("continued chunk stream 3 that it never started").
     @Test func aServerThatCompressesChunkHeadersTakesTheStream() throws {
-        let run = try Self.start("compressed-headers", expected: "")
-        defer { run.server.signal(SIGKILL) }
+        let started = ProcessGroup()
+        defer { started.stopAll() }
+        let run = try Self.start("compressed-headers", expected: "", in: started)
         let published = run.camcast.waitForLog("RTMP publishing", timeout: 20)
         usleep(2_000_000)
         run.camcast.signal(SIGTERM)
@@ -109,19 +110,48 @@ import Testing
         #expect(!result.stderr.contains(Self.key))
     }
 
-    static func start(_ attack: String, expected: String) throws -> Run {
+    /// The harness itself: a server that does not start (here an attack the script does not
+    /// know, so it exits at once) must not leave the servers and daemons started before it
+    /// running — they used to outlive the test run.
+    @Test func aServerThatDoesNotStartLeavesNothingRunning() {
+        let started = ProcessGroup()
+        defer { started.stopAll() }
+        #expect(throws: HarnessError.self) {
+            try Self.startAll([("random-handshake", ""), ("no-such-attack", "")], in: started)
+        }
+        // random-handshake's server and camcast, and the server that did not start.
+        #expect(started.processes.count == 3)
+        for process in started.processes {
+            #expect(process.hasExited)
+            #expect(kill(process.pid, 0) == -1 && errno == ESRCH, "process \(process.pid) still exists")
+        }
+    }
+
+    /// A server and its camcast for each attack, all in `started`; when one cannot be started,
+    /// those started before it are stopped before the error is thrown.
+    static func startAll(_ attacks: [(name: String, expected: String)], in started: ProcessGroup) throws -> [Run] {
+        do {
+            return try attacks.map { try start($0.name, expected: $0.expected, in: started) }
+        } catch {
+            started.stopAll()
+            throw error
+        }
+    }
+
+    static func start(_ attack: String, expected: String, in started: ProcessGroup) throws -> Run {
         let directory = try Project.scratchDirectory("hostile-\(attack)")
         let portFile = directory.appendingPathComponent("port").path
         let script = Project.root.appendingPathComponent("scripts/hostile-rtmp-server").path
-        let server = try ProcessRunner.start("/usr/bin/env", ["python3", script, attack, "--key", key, "--port-file", portFile])
+        let server = try started.start("/usr/bin/env", ["python3", script, attack, "--key", key, "--port-file", portFile])
         let deadline = Date().addingTimeInterval(20)
         var port: Int?
-        while port == nil && Date() < deadline {
+        // A server that exits (python3 missing, a bad argument) ends the wait at once.
+        while port == nil && Date() < deadline && !server.hasExited {
             port = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
             if port == nil { usleep(50_000) }
         }
         guard let port else {
-            server.signal(SIGKILL)
+            server.stop()
             throw HarnessError("hostile-rtmp-server \(attack) did not start (python3 missing?): \(server.stderrSoFar)")
         }
         let config = directory.appendingPathComponent("camcast.yaml")
@@ -138,8 +168,7 @@ import Testing
               max_delay_seconds: 0.2
             """.write(to: config, atomically: true, encoding: .utf8)
         chmod(config.path, 0o600)
-        let camcast = try ProcessRunner.start(Project.camcastBinary.path,
-                                              ["run", "--config", config.path, "--connect-timeout", "3"])
+        let camcast = try started.start(Project.camcastBinary.path, ["run", "--config", config.path, "--connect-timeout", "3"])
         return Run(name: attack, expected: expected, directory: directory, server: server, camcast: camcast)
     }
 

@@ -40,6 +40,19 @@ struct InPlaceSendTests {
     static func wire(
         chunkSize: Int32, messages: [Message] = messages, send: (UnsafeMutablePointer<RTMP>, Message) -> Int32
     ) throws -> [UInt8] {
+        try withSession(chunkSize: chunkSize) { rtmp in
+            for message in messages {
+                #expect(send(rtmp, message) != 0)
+            }
+        }.wire
+    }
+
+    /// Runs `body` with a librtmp session publishing on message stream 1 into one end of a
+    /// socketpair (no handshake: the tests call librtmp's send directly), then closes the session
+    /// and returns `body`'s result and every byte the other end read.
+    static func withSession<Value>(
+        chunkSize: Int32 = Int32(RTMP_DEFAULT_CHUNKSIZE), _ body: (UnsafeMutablePointer<RTMP>) throws -> Value
+    ) throws -> (result: Value, wire: [UInt8]) {
         var fds: [Int32] = [0, 0]
         try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
         defer { close(fds[1]) }
@@ -48,12 +61,12 @@ struct InPlaceSendTests {
         rtmp.pointee.m_sb.sb_socket = fds[0]
         rtmp.pointee.m_outChunkSize = chunkSize
         rtmp.pointee.m_stream_id = 1
-        for message in messages {
-            #expect(send(rtmp, message) != 0)
+        let result: Value
+        do {
+            // Closed before reading, thrown or not: the reader sees end-of-file after the last byte.
+            defer { closeSession(rtmp) }
+            result = try body(rtmp)
         }
-        rtmp.pointee.m_stream_id = 0  // nothing to delete: RTMP_Close then only closes the socket
-        RTMP_Close(rtmp)
-        RTMP_Free(rtmp)
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -61,7 +74,14 @@ struct InPlaceSendTests {
             if n <= 0 { break }
             received.append(contentsOf: buffer[..<n])
         }
-        return received
+        return (result, received)
+    }
+
+    /// Closes the session's end of the socketpair and frees it.
+    static func closeSession(_ rtmp: UnsafeMutablePointer<RTMP>) {
+        rtmp.pointee.m_stream_id = 0  // nothing to delete: RTMP_Close then only closes the socket
+        RTMP_Close(rtmp)
+        RTMP_Free(rtmp)
     }
 
     static func copying(_ rtmp: UnsafeMutablePointer<RTMP>, _ message: Message) -> Int32 {
@@ -108,20 +128,14 @@ struct InPlaceSendTests {
 
     @Test("the chunk header is written into the caller's headroom: the body is not copied")
     func headerWrittenInPlace() throws {
-        var fds: [Int32] = [0, 0]
-        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
-        defer { close(fds[1]) }
-        let rtmp = try #require(RTMP_Alloc())
-        RTMP_Init(rtmp)
-        rtmp.pointee.m_sb.sb_socket = fds[0]
-        rtmp.pointee.m_stream_id = 1
         var storage = [UInt8](repeating: 0, count: 18) + [0x17, 0x01, 0, 0, 0]
-        let ok = storage.withUnsafeMutableBufferPointer { crtmp_send_in_place(rtmp, 4, 9, 40, 1, $0.baseAddress! + 18, 5) }
+        let (ok, wire) = try Self.withSession { rtmp in
+            storage.withUnsafeMutableBufferPointer { crtmp_send_in_place(rtmp, 4, 9, 40, 1, $0.baseAddress! + 18, 5) }
+        }
         #expect(ok != 0)
-        #expect(Array(storage[6..<18]) == [0x04, 0x00, 0x00, 0x28, 0x00, 0x00, 0x05, 0x09, 0x01, 0x00, 0x00, 0x00])
-        rtmp.pointee.m_stream_id = 0
-        RTMP_Close(rtmp)
-        RTMP_Free(rtmp)
+        let header: [UInt8] = [0x04, 0x00, 0x00, 0x28, 0x00, 0x00, 0x05, 0x09, 0x01, 0x00, 0x00, 0x00]
+        #expect(Array(storage[6..<18]) == header)
+        #expect(wire == header + [0x17, 0x01, 0, 0, 0])  // what was sent is those very bytes
     }
 
     @Test("the headroom a message needs is librtmp's RTMP_MAX_HEADER_SIZE")

@@ -42,6 +42,18 @@ public final class RunningProcess {
 
     public func signal(_ signal: Int32) { kill(pid, signal) }
 
+    /// Whether the child has exited (it is reaped then).
+    public var hasExited: Bool { reap() }
+
+    /// Kills the child (SIGKILL) unless it has already been reaped, and reaps it; for cleanup on
+    /// a test's failure paths, where its output no longer matters. Never signals a reaped pid,
+    /// which the system may have given to another process.
+    public func stop() {
+        guard !reap() else { return }
+        kill(pid, SIGKILL)
+        while !reap() { usleep(10_000) }
+    }
+
     /// Reaps the child if it has exited; true once it has.
     private func reap() -> Bool {
         if exitStatus != nil { return true }
