@@ -151,13 +151,12 @@ package final class ContainerWriter: Sendable {
     package var queuedMilliseconds: Int { Int(queue.spanMilliseconds) }
     /// True once the open or a write failed (the output has ended).
     package var hasFailed: Bool { phase.load(ordering: .relaxed) == .failed }
-    /// True while the thread is still opening the file.
-    package var isOpening: Bool { phase.load(ordering: .relaxed) == .opening }
 
     /// Lets the thread write what is queued and end the file as `ending` says, waiting up to
-    /// `drainSeconds` plus a grace for the last write and close. A thread still blocked after
-    /// that (in a write, or still in the open) is left to end by itself: it writes nothing more
-    /// and closes the file when its call returns. True if the thread ended in time (also when it never started).
+    /// `drainSeconds` (none while the file is still opening) plus a grace for the last write and
+    /// close. A thread still blocked after that (in a write, or still in the open) is left to end
+    /// by itself: it writes nothing more and closes the file when its call returns. True if the
+    /// thread ended in time (also when it never started).
     @discardableResult
     package func stop(_ ending: ContainerEnding, drainSeconds: Double) -> Bool {
         self.ending.withLock { $0 = ending }
@@ -166,7 +165,10 @@ package final class ContainerWriter: Sendable {
             defer { current = nil }
             return current
         }) else { return true }
-        let bound = max(0, drainSeconds) + Self.closeGraceSeconds
+        // A file still opening has nothing queued to drain (its queue keeps nothing): the grace
+        // alone is left for an open that was merely slow to end its file properly.
+        let drain = phase.load(ordering: .acquiring) == .opening ? 0 : max(0, drainSeconds)
+        let bound = drain + Self.closeGraceSeconds
         if done.wait(until: MonotonicTime.now().adding(nanoseconds: UInt64(bound * 1e9))) {
             started.join()
             return true
