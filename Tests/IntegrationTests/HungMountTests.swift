@@ -11,7 +11,7 @@ struct HungMountTests {
     static let streamKey = "dEaD-mOuNt-kEy-77"
 
     @Test(.timeLimit(.minutes(2)))
-    func aRecordingOnADeadMountHoldsNeitherCheckConfigNorTheStartNorTheStop() throws {
+    func aRecordingOnADeadMountHoldsNeitherCheckConfigNorTheStartNorTheReloadThatRemovesIt() throws {
         guard DeadMount.isPossible else {
             try #require(!Environment.requireIntegration, "needs root and /dev/fuse to mount a FUSE file system that never answers")
             return
@@ -24,7 +24,8 @@ struct HungMountTests {
         defer { try? server.stop() }
         let port = Int(try freeLoopbackPort())
         let config = try Project.scratchDirectory("dead-mount-config").appendingPathComponent("camcast.yaml")
-        try """
+        func configText(withRecording: Bool) -> String {
+            """
             source:
               size: 320x180
               fps: 15
@@ -33,11 +34,13 @@ struct HungMountTests {
               keyframe_interval_seconds: 1
             outputs:
               - url: \(server.url(app: "rec", name: Self.streamKey))
-              - record: \(folder)
+            \(withRecording ? "  - record: \(folder)" : "")
             http:
               listen: 127.0.0.1:\(port)
 
-            """.write(to: config, atomically: true, encoding: .utf8)
+            """
+        }
+        try configText(withRecording: true).write(to: config, atomically: true, encoding: .utf8)
 
         // The folder does not answer: no configuration problem (that is for a folder that says no).
         let check = try ProcessRunner.run(Project.camcastBinary.path, ["check-config", config.path], timeout: 30)
@@ -53,8 +56,21 @@ struct HungMountTests {
         let recording = server.recording(Self.streamKey)
         HungOpenStartTests.expectStreamArrives(recording, process)
 
-        // The stop: the drain (2 s) and the grace (2 s), then the hung writer is left behind.
-        try HungOpenStartTests.expectStopInBound(process, streamKey: Self.streamKey)
+        // A reload that removes the recording: done after the writer's grace (2 s; a file still
+        // opening has nothing to drain), the hung open left behind; the RTMP output never notices.
+        try configText(withRecording: false).write(to: config, atomically: true, encoding: .utf8)
+        let asked = Date()
+        process.signal(SIGHUP)
+        #expect(Daemon.waitForLog(process, "notice reloaded", timeout: 15), "the reload waited for the dead mount: \(process.stderrSoFar)")
+        #expect(Date().timeIntervalSince(asked) < 10, "the reload took \(Date().timeIntervalSince(asked)) s")
+        #expect(process.stderrSoFar.contains("the file did not open in time"), "\(process.stderrSoFar)")
+        #expect(process.stderrSoFar.contains("reload applied: closed record \(folder)"), "\(process.stderrSoFar)")
+
+        process.signal(SIGTERM)
+        let result = try process.wait(timeout: 20)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains(Self.streamKey))
+        #expect(result.stderr.components(separatedBy: "RTMP publishing").count - 1 == 1, "\(result.stderr)")
         try server.stop()
         let pictures = try ProbedVideo.packets(recording).count
         #expect(pictures > 15, "\(pictures) pictures")
