@@ -69,7 +69,9 @@ package final class RecordingOutput: StreamOutput {
             // cannot be made fails it, and only once the start went on without it does that come here.
             onFailure: { failure in
                 counters.meter?.enter(.failed, error: failure.reason)
-                logger.error("recording cannot start; the other outputs go on", metadata: ["directory": "\(settings.directory)", "error": "\(failure.reason)"])
+                logger.error(
+                    "recording cannot start; the other outputs go on",
+                    metadata: ["directory": "\(settings.directory)", "error": "\(failure.reason)"])
             })
         guard start == .opened else {
             FileOpeningDelay.log(path: settings.directory, logger: logger)
