@@ -4,6 +4,7 @@ import Glibc
 import AudioCapture
 import Config
 import Media
+import Outputs
 import RTMP
 import Recording
 import RTMPAddress
@@ -21,17 +22,21 @@ extension SettingsResolver {
     ) {
         if outputs.isEmpty { problem("outputs", noOutputsMessage) }
         for (index, output) in outputs.enumerated() {
-            let path: String
+            let look: @Sendable () -> String?
             switch output {
-            case .flvFile(let file), .annexBFile(let file, _): path = file
+            case .flvFile(let path), .annexBFile(let path, _):
+                look = { directoryProblem(for: path).map { "\(path): \($0)" } }
             case .recording(let recording):
-                // The recorder creates its folder: one that exists must take files, else its parent
-                // must take the folder.
-                var info = stat()
-                path = stat(recording.directory, &info) == 0 ? recording.directory + "/" : recording.directory
+                look = {
+                    // The recorder creates its folder: one that exists must take files, else its
+                    // parent must take the folder.
+                    var info = stat()
+                    let path = stat(recording.directory, &info) == 0 ? recording.directory + "/" : recording.directory
+                    return directoryProblem(for: path).map { "\(path): \($0)" }
+                }
             case .rtmp: continue
             }
-            if let reason = directoryProblem(for: path) { problem("outputs[\(index)]", "\(path): \(reason)") }
+            if let reason = answered(look) { problem("outputs[\(index)]", reason) }
             if case .recording = output, let reason = RecordingLibrary.loadProblem() { problem("outputs[\(index)]", reason) }
         }
         if let tlsCAFile, let reason = TLSTrust.problem(caFile: tlsCAFile) { problem("network.tls_ca_file", reason) }
@@ -52,6 +57,20 @@ extension SettingsResolver {
         "outputs[\(index)]: `\(url.redacted)`: the text after `?` is read as a query; it is sent to the server "
             + "together with the stream key, as one stream name (KEY?QUERY), and masked in the log like the key. "
             + "A `?` or `&` that is part of the key itself is therefore sent unchanged"
+    }
+
+    /// A look at an output's folder (`directoryProblem`), on a thread of its own and waited for
+    /// as long as a file output's open is (`ContainerWriter.openPatienceSeconds`). A folder that
+    /// does not answer by then (a hung disk or NFS mount) is no configuration problem: the start
+    /// or reload goes on, and the output's own thread opens the file when the folder answers.
+    static func answered(_ look: @escaping @Sendable () -> String?) -> String? {
+        let answer = Handoff<String?>()
+        do {
+            try DedicatedThread { _ = answer.hand(look()) }.detach()
+        } catch {
+            return look()
+        }
+        return answer.value(within: ContainerWriter.openPatienceSeconds) ?? nil
     }
 
     /// Why a file output at `path` could not be created: its directory is missing, not a

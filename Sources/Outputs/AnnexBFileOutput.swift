@@ -29,15 +29,25 @@ package final class AnnexBFileOutput: StreamOutput {
         writer = ContainerWriter(name: path, logger: logger, requestKeyframe: requestKeyframe)
     }
 
+    /// Creates the file on the writer's thread: a path that fails at once throws here, one
+    /// that hangs (a dead mount) leaves the output starting until the path answers.
     package func open() throws(OutputFailure) {
-        do {
-            let file = AnnexBContainerFile(writer: try AnnexBWriter(path: path, frameLimit: frameLimit), logger: logger, meter: meter)
-            try writer.start(file, onFailure: onFailure)
-        } catch {
-            throw OutputFailure(output: path, reason: "\(error)")
-        }
-        logger.info("writing Annex-B file", metadata: ["path": "\(path)"])
-        meter?.enter(.writing)
+        let (path, frameLimit, logger, meter) = (self.path, self.frameLimit, self.logger, self.meter)
+        let start = try writer.start(
+            opening: { () throws(OutputFailure) -> AnnexBContainerFile in
+                do {
+                    return AnnexBContainerFile(writer: try AnnexBWriter(path: path, frameLimit: frameLimit), logger: logger, meter: meter)
+                } catch {
+                    throw OutputFailure(output: path, reason: "\(error)")
+                }
+            },
+            onDelay: { FileOpeningDelay.mark(path: path, meter: meter) },
+            onOpened: { _ in
+                logger.info("writing Annex-B file", metadata: ["path": "\(path)"])
+                meter?.enter(.writing)
+            },
+            onFailure: onFailure)
+        if start == .stillOpening { FileOpeningDelay.log(path: path, logger: logger) }
     }
 
     package func write(_ packet: MediaPacket) {

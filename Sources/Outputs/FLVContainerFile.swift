@@ -23,7 +23,8 @@ final class FLVContainerFile: ContainerFile, @unchecked Sendable {
     private let logger: Logger
     private let meter: OutputMeter?
 
-    /// Creates the first file (on the caller's thread: `open` reports a path that cannot be written).
+    /// Creates the first file (on the writer's thread, which `open` waits for a moment, so a
+    /// path that cannot be written still fails the start).
     init(path: String, metadata: FLVTag, hasAudio: Bool, logger: Logger, meter: OutputMeter?) throws(FLVError) {
         self.path = path
         self.hasAudio = hasAudio

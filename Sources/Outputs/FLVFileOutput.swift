@@ -40,25 +40,29 @@ package final class FLVFileOutput: StreamOutput {
         writer = ContainerWriter(name: path, maxSpanMilliseconds: queueMilliseconds, logger: logger, requestKeyframe: requestKeyframe)
     }
 
+    /// Creates the file on the writer's thread: a path that fails at once throws here, one
+    /// that hangs (a dead mount) leaves the output starting until the path answers.
     package func open() throws(OutputFailure) {
-        let file: FLVContainerFile
-        do {
-            file = try FLVContainerFile(path: path, metadata: metadata, hasAudio: hasAudio, logger: logger, meter: meter)
-        } catch {
-            throw OutputFailure(output: path, reason: "\(error)")
-        }
-        let actual = file.currentPath ?? path
-        do {
-            try writer.start(file, onFailure: onFailure)
-        } catch {
-            file.end(.abandon)
-            throw OutputFailure(output: path, reason: error.description)
-        }
-        if actual != path {
-            logger.notice("FLV file exists; recording to a new name", metadata: ["path": "\(path)", "new": "\(actual)"])
-        }
-        logger.info("writing FLV file", metadata: ["path": "\(actual)"])
-        meter?.enter(.writing)
+        let (path, metadata, hasAudio, logger, meter) = (self.path, self.metadata, self.hasAudio, self.logger, self.meter)
+        let start = try writer.start(
+            opening: { () throws(OutputFailure) -> FLVContainerFile in
+                do {
+                    return try FLVContainerFile(path: path, metadata: metadata, hasAudio: hasAudio, logger: logger, meter: meter)
+                } catch {
+                    throw OutputFailure(output: path, reason: "\(error)")
+                }
+            },
+            onDelay: { FileOpeningDelay.mark(path: path, meter: meter) },
+            onOpened: { file in
+                let actual = file.currentPath ?? path
+                if actual != path {
+                    logger.notice("FLV file exists; recording to a new name", metadata: ["path": "\(path)", "new": "\(actual)"])
+                }
+                logger.info("writing FLV file", metadata: ["path": "\(actual)"])
+                meter?.enter(.writing)
+            },
+            onFailure: onFailure)
+        if start == .stillOpening { FileOpeningDelay.log(path: path, logger: logger) }
     }
 
     package func write(_ packet: MediaPacket) {

@@ -11,6 +11,10 @@ final class RecordingCounters: Sendable {
     let paused = Atomic<Bool>(false)
     /// The index's total after its last change (the finished segments on the disk).
     let indexedBytes = Atomic<Int>(0)
+    /// The folder's free bytes as the output thread last saw them (at the open and at each
+    /// keyframe); -1 before that. Sampled there, not at scrape time: a statvfs(2) on a hung
+    /// mount would hold /status and /metrics.
+    let freeBytes = Atomic<Int>(-1)
     /// The segment in progress: its name, the wall-clock second it is named by, and its bytes so far.
     let current = Mutex<(name: String, startWall: Int, bytes: Int)?>(nil)
     let pauseReason = Mutex<String?>(nil)
@@ -34,13 +38,19 @@ final class RecordingCounters: Sendable {
         meter?.enter(.writing)
     }
 
-    /// The figures as of now; `freeBytes` is looked up by the caller (statvfs on the folder).
-    func reading(directory: String, freeBytes: Int?) -> RecordingReading {
+    /// On the output thread: samples the folder's free space for the readers.
+    func sampleFreeBytes(in directory: String) {
+        freeBytes.store(RetentionPolicy.freeBytes(in: directory).map { Int($0) } ?? -1, ordering: .relaxed)
+    }
+
+    /// The figures as of now, from memory alone (no call into the file system).
+    func reading(directory: String) -> RecordingReading {
         let current = current.withLock { $0 }
+        let free = freeBytes.load(ordering: .relaxed)
         return RecordingReading(
             directory: directory, bytesWritten: bytesWritten.load(ordering: .relaxed),
             segmentsStarted: segmentsStarted.load(ordering: .relaxed), filesDeleted: filesDeleted.load(ordering: .relaxed),
-            keptBytes: indexedBytes.load(ordering: .relaxed) + (current?.bytes ?? 0), freeBytes: freeBytes,
+            keptBytes: indexedBytes.load(ordering: .relaxed) + (current?.bytes ?? 0), freeBytes: free >= 0 ? free : nil,
             paused: paused.load(ordering: .relaxed), pauseReason: pauseReason.withLock { $0 }, currentSegment: current?.name,
             currentSegmentStartUnixSeconds: current.map { Double($0.startWall) })
     }

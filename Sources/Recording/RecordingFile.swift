@@ -17,6 +17,7 @@ final class RecordingFile: ContainerFile, @unchecked Sendable {
     /// Every picture the thread took in counts (written, kept in an outage pre-roll, or passed
     /// over while paused): the status line's "out" rate says the thread keeps up.
     func write(_ packet: MediaPacket) throws(OutputFailure) -> Bool {
+        if packet.mediaKind == .video, packet.isKeyframe { recorder.sampleFreeBytes() }
         if let outage { outage.handle(packet) } else { recorder.handle(packet) }
         return packet.mediaKind == .video
     }

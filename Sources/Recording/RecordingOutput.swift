@@ -39,30 +39,47 @@ package final class RecordingOutput: StreamOutput {
         writer = ContainerWriter(name: settings.description, logger: logger, requestKeyframe: requestKeyframe)
     }
 
+    /// Makes the folder and reads its index on the writer's thread: a folder that fails at once
+    /// throws here, one that hangs (a dead mount) leaves the output starting until it answers.
     package func open() throws(OutputFailure) {
-        do {
-            try Self.makeDirectory(settings.directory)
-        } catch {
-            throw OutputFailure(output: name, reason: error.description)
+        let (name, settings, stream, logger, counters, isDown) = (self.name, self.settings, self.stream, self.logger, self.counters, self.isDown)
+        let start = try writer.start(
+            opening: { () throws(OutputFailure) -> RecordingFile in
+                do {
+                    try Self.makeDirectory(settings.directory)
+                } catch {
+                    throw OutputFailure(output: name, reason: "\(error)")
+                }
+                counters.sampleFreeBytes(in: settings.directory)
+                let recorder = SegmentRecorder(settings: settings, stream: stream, logger: logger, counters: counters)
+                let outage = settings.outage.map { OutageRecorder(recorder: recorder, policy: $0, isDown: isDown, logger: logger) }
+                return RecordingFile(recorder: recorder, outage: outage)
+            },
+            onDelay: { FileOpeningDelay.mark(path: settings.directory, meter: counters.meter) },
+            onOpened: { _ in
+                counters.meter?.enter(.writing)
+                logger.info(
+                    "recording MP4 segments",
+                    metadata: [
+                        "directory": "\(settings.directory)", "segment_seconds": "\(settings.segmentSeconds)",
+                        "segment_name": "\(settings.namePattern)", "mode": "\(settings.outage == nil ? "continuous" : "outage")",
+                    ])
+            },
+            // A full disk pauses the recorder instead of failing the output: only a folder that
+            // cannot be made fails it, and only once the start went on without it does that come here.
+            onFailure: { failure in
+                counters.meter?.enter(.failed, error: failure.reason)
+                logger.error(
+                    "recording cannot start; the other outputs go on",
+                    metadata: ["directory": "\(settings.directory)", "error": "\(failure.reason)"])
+            })
+        guard start == .opened else {
+            FileOpeningDelay.log(path: settings.directory, logger: logger)
+            return
         }
-        let recorder = SegmentRecorder(settings: settings, stream: stream, logger: logger, counters: counters)
-        let outage = settings.outage.map { OutageRecorder(recorder: recorder, policy: $0, isDown: isDown, logger: logger) }
-        do {
-            // A full disk pauses the recorder instead of failing the output: no failure to report.
-            try writer.start(RecordingFile(recorder: recorder, outage: outage), onFailure: { _ in })
-        } catch {
-            throw OutputFailure(output: name, reason: error.description)
-        }
-        counters.meter?.enter(.writing)
         // Opened by a reload mid-stream: the first segment starts at the next picture rather
         // than up to a keyframe interval later (at the start of a run the first picture is one anyway).
         requestKeyframe()
-        logger.info(
-            "recording MP4 segments",
-            metadata: [
-                "directory": "\(settings.directory)", "segment_seconds": "\(settings.segmentSeconds)", "segment_name": "\(settings.namePattern)",
-                "mode": "\(settings.outage == nil ? "continuous" : "outage")",
-            ])
     }
 
     package func write(_ packet: MediaPacket) {
@@ -92,10 +109,10 @@ package final class RecordingOutput: StreamOutput {
             sentFrames: writer.sentFrames.load(ordering: .relaxed))
     }
 
-    /// Its own figures for /status and /metrics, read at scrape time: atomics, one small lock, and
-    /// a statvfs(2) of the folder.
+    /// Its own figures for /status and /metrics, read at scrape time: atomics and one small lock
+    /// (the free space is the output thread's last sample), so a hung folder never holds a scrape.
     package var reading: RecordingReading {
-        counters.reading(directory: settings.directory, freeBytes: RetentionPolicy.freeBytes(in: settings.directory).map { Int($0) })
+        counters.reading(directory: settings.directory)
     }
 
     /// `mkdir -p`: the StateDirectory exists already; a path given on the command line may not.

@@ -83,6 +83,11 @@ final class SegmentRecorder: @unchecked Sendable {
         }
     }
 
+    /// Looks at the folder's free space for /status and /metrics (see `RecordingCounters.freeBytes`).
+    func sampleFreeBytes() {
+        counters.sampleFreeBytes(in: settings.directory)
+    }
+
     /// Closes the segment in progress (at the end of the run or of this output).
     func finish() {
         if case .recording(let file, let startWall) = phase, let error = close(file, startWall: startWall) {

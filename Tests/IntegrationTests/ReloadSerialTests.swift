@@ -12,7 +12,8 @@ struct ReloadSerialTests {
         let dir = try Project.scratchDirectory("reload-serial")
         let config = dir.appendingPathComponent("camcast.yaml")
         // A FIFO with no reader: opening the output added by the reload blocks until the test
-        // opens the other end, which holds the first reload open as long as the test needs.
+        // opens the other end; the reload waits for that open (`ContainerWriter`'s patience,
+        // 2 s) before it goes on without it, long enough for the second SIGHUP to come during it.
         let fifo = dir.appendingPathComponent("slow.h264").path
         #expect(mkfifo(fifo, 0o644) == 0)
         func writeConfig(withSlowOutput: Bool) throws {
