@@ -1,6 +1,5 @@
 import Logging
 import Media
-import Synchronization
 
 /// A live AAC-LC encoding session (libavcodec's native encoder): PCM `AudioFrame`s in,
 /// `MediaPacket`s (`.aac`, one raw AAC frame each) out through the output handler.
@@ -22,10 +21,10 @@ public final class AACEncoderSession: Sendable {
     private let logger: Logger
     private let output: @Sendable (MediaPacket) -> Void
     private let announceNext: @Sendable (Int64) -> Void
-    private let state: Mutex<State>
+    private let state: Lock<State>
     /// Held by `encode` and `flush` from the codec call until their packets are delivered.
     /// Never taken under `state`.
-    private let producer = Mutex(())
+    private let producer = Lock(())
 
     struct State {
         var encoder: LibavAACEncoder?
@@ -63,7 +62,7 @@ public final class AACEncoderSession: Sendable {
         self.logger = logger
         self.output = output
         self.announceNext = announceNext
-        self.state = Mutex(
+        self.state = Lock(
             State(
                 encoder: encoder, blocks: AudioBlockBuffer(format: settings.format, blockFrames: encoder.frameSize),
                 clock: AACPacketClock(

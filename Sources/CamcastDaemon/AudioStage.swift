@@ -40,7 +40,7 @@ final class AudioStage: Sendable {
         var pending: [AudioFrame] = []
     }
 
-    let state: Mutex<State>
+    let state: Lock<State>
     let logger: Logger
     private let startMilliseconds: Int64
     private let output: @Sendable (MediaPacket) -> Void
@@ -58,7 +58,7 @@ final class AudioStage: Sendable {
         sources: (@Sendable (AudioSettings) throws -> any AudioSource)? = nil
     ) {
         self.sources = sources ?? { [logger] settings in try AudioStage.makeSource(settings, logger: logger) }
-        state = Mutex(State(settings: settings))
+        state = Lock(State(settings: settings))
         self.logger = logger
         self.startMilliseconds = startMilliseconds
         self.output = output

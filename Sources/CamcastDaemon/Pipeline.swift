@@ -33,10 +33,10 @@ public struct Pipeline: Service {
         let stop = StopSignal()
         let counters = control.counters
         let streamStart = DebugStreamOrigin.fromEnvironment()
-        let assembler = Mutex(MediaPacketAssembler(originMilliseconds: streamStart))
+        let assembler = Lock(MediaPacketAssembler(originMilliseconds: streamStart))
         let lastCaptureTime = Atomic<Int64>(0)
         // The stages a reload may swap; the encoder's callback reaches outputs only through it.
-        let stagesBox = Mutex<PipelineStages?>(nil)
+        let stagesBox = Lock<PipelineStages?>(nil)
         // With sound, the video and audio packets meet in one interleaver that hands them to the
         // outputs in time order (PacketInterleaver.swift says why there); without, video goes
         // straight to the outputs as before.
@@ -117,7 +117,7 @@ public struct Pipeline: Service {
         // slack so that rounding of the interval (33 333 333 ns at 30 fps) cannot add a frame.
         let halfInterval = Int64(settings.encoder.frameRate.frameIntervalNanoseconds / 2)
         let duration = settings.durationSeconds.map { Int64($0 * 1e9) - halfInterval }
-        let firstFrame = Mutex<MonotonicTime?>(nil)
+        let firstFrame = Lock<MonotonicTime?>(nil)
         let stall = DebugCaptureStall.fromEnvironment()
         // Every frame becomes the encoder's picture (I420/NV12 at the stream's size) here, on the
         // capture thread, outside the encoder's locks; a frame that already is one goes on untouched.
@@ -234,6 +234,7 @@ public struct Pipeline: Service {
                 "outputs": "\(control.telemetry.outputMeters.map { Self.summary($0.reading()) }.joined(separator: "; "))",
             ].merging(audio.map { Self.audioSummary($0, late: interleaver?.latePackets ?? 0) } ?? [:]) { $1 })
         Self.logConversionCost(conversion, logger: logger)
+        Self.logLockTakes(framesEncoded: counters.framesEncoded.load(ordering: .relaxed), logger: logger)
         Self.logOverlayCost(stages, logger: logger)
         if let summary = latency?.summary() {
             logger.info("latency", metadata: summary.metadata.mapValues { .string($0) })

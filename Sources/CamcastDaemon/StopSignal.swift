@@ -1,4 +1,4 @@
-import Synchronization
+import Media
 
 /// Why the pipeline stops. The first reason given wins; later ones are ignored.
 enum StopReason: Sendable {
@@ -16,7 +16,7 @@ final class StopSignal: Sendable {
         var waiters: [CheckedContinuation<StopReason, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     func fire(_ reason: StopReason) {
         let waiters = state.withLock { state -> [CheckedContinuation<StopReason, Never>] in

@@ -25,7 +25,7 @@ public final class ConversionStage: Sendable {
     /// The stream's size: every frame leaves at it.
     public let size: VideoSize
     public let scaling: ScalingMode
-    private let pool = Mutex<[PictureBuffer]>([])
+    private let pool = Lock<[PictureBuffer]>([])
     /// Frames seen, those that had to be converted or scaled (the others went on untouched), the
     /// capture thread's CPU time converting them, and buffers made (the stop summary reads these).
     private let frames = Atomic<Int>(0)

@@ -20,9 +20,9 @@ package final class ContainerWriter: Sendable {
     let queue: SendQueue
     private let name: String
     private let logger: Logger
-    private let thread = Mutex<DedicatedThread?>(nil)
+    private let thread = Lock<DedicatedThread?>(nil)
     /// How the thread ends the file once the queue is closed and drained.
-    private let ending = Mutex<ContainerEnding>(.abandon)
+    private let ending = Lock<ContainerEnding>(.abandon)
     /// Set when a stop stopped waiting: the thread writes nothing more.
     private let abandoned = Atomic<Bool>(false)
     private let failed = Atomic<Bool>(false)

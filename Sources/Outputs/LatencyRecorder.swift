@@ -1,5 +1,4 @@
 import Media
-import Synchronization
 
 /// Per-frame latency inside Camcast: from a frame's capture timestamp to the moment the last byte
 /// of its FLV tag was handed to the socket (`RTMPOutput`'s publisher thread calls `frameSent` right
@@ -11,7 +10,7 @@ import Synchronization
 /// camera, the test pattern, a file played in real time); a file played flat out synthesises its
 /// stamps, and the pipeline records nothing then.
 public final class LatencyRecorder: Sendable {
-    private let histogram = Mutex(LatencyHistogram())
+    private let histogram = Lock(LatencyHistogram())
 
     public init() {}
 

@@ -37,8 +37,8 @@ package final class RTMPOutput: StreamOutput {
     let latency: LatencyRecorder?
     let makePublisher: StreamPublisherFactory
     /// Everything about where the output is in its life.
-    let state = Mutex(RTMPOutputState.idle)
-    private let threads = Mutex<[DedicatedThread]>([])
+    let state = Lock(RTMPOutputState.idle)
+    private let threads = Lock<[DedicatedThread]>([])
     /// Raised once, when the publisher thread ends (after its last close): `finish` waits on it
     /// (bounded), and it ends the watchdog's sleep at once rather than at its next sample. Media's
     /// one way to wait; it stays raised, so a second `finish` sees it too.

@@ -15,11 +15,11 @@ import Synchronization
 /// `replace(with:)` (a reload) swaps the settings; the next frame delivered after it returns
 /// carries them, with no new keyframe.
 public final class OverlayStage: Sendable {
-    private let renderer: Mutex<OverlayRenderer?>
+    private let renderer: Lock<OverlayRenderer?>
     private let logger: Logger?
     private let copiedReadOnly = Atomic<Bool>(false)
     /// What blending overwrote, its buffers reused frame after frame.
-    private let spare = Mutex(SavedBytes())
+    private let spare = Lock(SavedBytes())
     /// Frames drawn on, and the capture thread's CPU time spent drawing and restoring them (the
     /// stop summary's `overlay` line and scripts/bench-overlay read it).
     private let framesDrawn = Atomic<Int>(0)
@@ -27,7 +27,7 @@ public final class OverlayStage: Sendable {
 
     /// Checks the font and sets up every item; nil settings or no items pass frames through.
     public init(settings: OverlaySettings?, logger: Logger? = nil) throws(OverlayError) {
-        renderer = Mutex(try Self.renderer(settings))
+        renderer = Lock(try Self.renderer(settings))
         self.logger = logger
     }
 

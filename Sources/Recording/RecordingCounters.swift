@@ -1,3 +1,4 @@
+import Media
 import Synchronization
 import Telemetry
 
@@ -12,8 +13,8 @@ final class RecordingCounters: Sendable {
     /// The index's total after its last change (the finished segments on the disk).
     let indexedBytes = Atomic<Int>(0)
     /// The segment in progress: its name, the wall-clock second it is named by, and its bytes so far.
-    let current = Mutex<(name: String, startWall: Int, bytes: Int)?>(nil)
-    let pauseReason = Mutex<String?>(nil)
+    let current = Lock<(name: String, startWall: Int, bytes: Int)?>(nil)
+    let pauseReason = Lock<String?>(nil)
     /// The output's meter: a pause and a resume change its phase (so /healthz says why).
     let meter: OutputMeter?
 
