@@ -24,9 +24,9 @@ final class PipelineStages: Sendable {
     }
 
     /// The running encoder session; replaced only by a reload that changes the codec, so read it
-    /// each time rather than keeping it (PipelineStages+Encoder).
-    var encoder: EncoderSession { encoderSlot.withLock { $0 } }
-    let encoderSlot: Lock<EncoderSession>
+    /// each time rather than keeping it (PipelineStages+Encoder). Read on every frame: no lock.
+    var encoder: EncoderSession { encoderSlot.value }
+    let encoderSlot: PublishedReference<EncoderSession>
     /// Set while a codec change replaces the session: an encode that meets the old one closed
     /// waits for the new one instead of failing the run.
     let encoderChange = Lock(EncoderChange.none)
@@ -39,6 +39,9 @@ final class PipelineStages: Sendable {
     let encoderOutput: @Sendable (EncodedPicture) -> Void
     let stop: StopSignal
     let outputs: Lock<OutputSet>
+    /// Moves on every change of `outputs` (inside its lock, after the change): a reader that keeps
+    /// its own copy (`OutputsView`) takes the lock only when this moved.
+    let outputsGeneration = Atomic<Int>(0)
     /// Outputs taken out of the stream after they failed, still to be finished at teardown.
     let failedOutputs = Lock<[any StreamOutput]>([])
     let source: Lock<(any FrameSource)?>
@@ -71,7 +74,7 @@ final class PipelineStages: Sendable {
         streamTime: @escaping @Sendable () -> Int64
     ) {
         self.settings = Lock(settings)
-        encoderSlot = Lock(encoder)
+        encoderSlot = PublishedReference(encoder)
         encoderWantsI420 = Atomic(encoder.settings.codec.readsPlanarOnly)
         self.encoderOutput = encoderOutput
         self.stop = stop
@@ -94,7 +97,10 @@ final class PipelineStages: Sendable {
     func add(_ output: any StreamOutput, for target: OutputTarget) -> Bool {
         let added = phase.withLock { phase -> Bool in
             guard phase != .closed else { return false }
-            outputs.withLock { $0.outputs.append(Entry(target: target, output: output)) }
+            outputs.withLock { set in
+                set.outputs.append(Entry(target: target, output: output))
+                outputsGeneration.add(1, ordering: .releasing)
+            }
             return true
         }
         if added { encoder.requestKeyframe() }
@@ -128,6 +134,7 @@ final class PipelineStages: Sendable {
         outputs.withLock { set in
             let removed = set.outputs.filter { targets.contains($0.target) }.map(\.output)
             set.outputs.removeAll { targets.contains($0.target) }
+            outputsGeneration.add(1, ordering: .releasing)
             return removed
         }
     }
@@ -142,6 +149,7 @@ final class PipelineStages: Sendable {
     func outputFailed(_ identity: OutputIdentity, _ error: PipelineError, logger: Logger) {
         let removed: (any StreamOutput)? = outputs.withLock { set in
             guard let index = set.outputs.firstIndex(where: { identity.is($0.output) }) else { return nil }
+            defer { outputsGeneration.add(1, ordering: .releasing) }
             return set.outputs.remove(at: index).output
         }
         if let removed { failedOutputs.withLock { $0.append(removed) } }
