@@ -47,12 +47,12 @@ let package = Package(
         .target(name: "Media"),
         // The one registry where every counter and gauge lives (atomics; pure Swift). The status line,
         // STATUS=, the stop summary, /status and /metrics all read it.
-        .target(name: "Telemetry"),
+        .target(name: "Telemetry", dependencies: ["Media"]),
         // The operator's HTTP endpoint: /metrics, /status, /healthz, / and /snapshot.jpg over NIOHTTP1.
         .target(
             name: "StatusServer",
             dependencies: [
-                "Telemetry",
+                "Media", "Telemetry",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -185,4 +185,14 @@ let package = Package(
 // about double that build for nothing.
 if Context.environment["CAMCAST_TSAN_BUILD"] == "1" {
     package.targets.removeAll { $0.type == .test && !["EncoderTests", "CamcastDaemonTests"].contains($0.name) }
+}
+
+// The lock-counting build (scripts/bench --sections locks; CAMCAST_LOCK_COUNTING=1, in its own
+// scratch directory): every take of Media's `Lock` and `ConditionLock` adds to one process-wide
+// counter (`LockTakes`) and the stop summary prints takes per encoded frame. A normal build compiles
+// the counter out.
+if Context.environment["CAMCAST_LOCK_COUNTING"] == "1" {
+    for target in package.targets where target.type != .system {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.define("CAMCAST_COUNT_LOCK_TAKES")]
+    }
 }

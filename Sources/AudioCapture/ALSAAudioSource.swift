@@ -1,6 +1,5 @@
 import Logging
 import Media
-import Synchronization
 
 /// Sound from an ALSA capture device (`hw:1,0`, `plughw:CARD=Camera,DEV=0`, `default`) on its own
 /// thread, stamped on CLOCK_MONOTONIC by the kernel (the clock of the video frames), so lip sync
@@ -35,7 +34,7 @@ public final class ALSAAudioSource: AudioSource {
     public func start(deliver: @escaping @Sendable (AudioFrame) -> Void) throws {
         // Not a second open of a device this source already holds.
         guard !thread.isRunning else { throw AudioCaptureError.alreadyStarted }
-        let opened = Mutex<ALSAPCM?>(try openOrWait())
+        let opened = Lock<ALSAPCM?>(try openOrWait())
         let loop = ALSACaptureLoop(
             device: device, format: format, reopenIntervalNanoseconds: reopenIntervalNanoseconds, counters: counters, logger: logger,
             deliver: deliver)

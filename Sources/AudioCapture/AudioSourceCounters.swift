@@ -1,3 +1,4 @@
+import Media
 import Synchronization
 
 /// The live counters behind `AudioSourceStatus`: written by the source's thread, read by the status line.
@@ -7,7 +8,7 @@ final class AudioSourceCounters: Sendable {
     let substitutedSampleFrames = Atomic<Int64>(0)
     let xruns = Atomic<Int>(0)
     let reopens = Atomic<Int>(0)
-    let device = Mutex<AudioSourceStatus.DeviceState>(.live)
+    let device = Lock<AudioSourceStatus.DeviceState>(.live)
 
     func delivered(sampleFrames: Int, substituted: Bool) {
         deliveredFrames.add(1, ordering: .relaxed)

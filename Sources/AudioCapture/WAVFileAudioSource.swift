@@ -1,6 +1,5 @@
 import Logging
 import Media
-import Synchronization
 
 /// A PCM or float WAV file played in a loop, in real time, at the configured format (converted
 /// with libswresample when the file's sample format, rate or channel count differs): music over a
@@ -19,7 +18,7 @@ public final class WAVFileAudioSource: AudioSource {
     /// How the file stores its samples (anything but 16-bit PCM is converted by libswresample).
     public let fileSampleFormat: WAVSampleFormat
     public let runFrames: Int
-    private let player: Mutex<Player>
+    private let player: Lock<Player>
     private let thread = SourceThread(alreadyStarted: AudioCaptureError.alreadyStarted, threadStartFailed: AudioCaptureError.threadStartFailed(errno:))
     private let counters = AudioSourceCounters()
     private let logger: Logger
@@ -42,7 +41,7 @@ public final class WAVFileAudioSource: AudioSource {
         let header = input.header
         let resampler = header.format == format && header.sampleFormat == .signed16
             ? nil : try WAVResampler(from: header.format, sampleFormat: header.sampleFormat, to: format)
-        player = Mutex(Player(input: input, resampler: resampler))
+        player = Lock(Player(input: input, resampler: resampler))
     }
 
     public var status: AudioSourceStatus { counters.status }

@@ -1,6 +1,5 @@
 import Logging
 import Media
-import Synchronization
 
 /// A live AAC-LC encoding session (libavcodec's native encoder): PCM `AudioFrame`s in,
 /// `MediaPacket`s (`.aac`, one raw AAC frame each) out through the output handler.
@@ -20,12 +19,12 @@ public final class AACEncoderSession: Sendable {
     /// that needs it before the first packet: FLV's AAC sequence header).
     public let audioSpecificConfig: [UInt8]
     private let logger: Logger
-    private let output: @Sendable (MediaPacket) -> Void
-    private let announceNext: @Sendable (Int64) -> Void
-    private let state: Mutex<State>
+    /// Each `encode`'s packets and the next packet's stream time (nil from `flush`), in one call.
+    private let deliver: @Sendable ([MediaPacket], Int64?) -> Void
+    private let state: Lock<State>
     /// Held by `encode` and `flush` from the codec call until their packets are delivered.
     /// Never taken under `state`.
-    private let producer = Mutex(())
+    private let producer = Lock(())
 
     struct State {
         var encoder: LibavAACEncoder?
@@ -47,7 +46,7 @@ public final class AACEncoderSession: Sendable {
     /// of the packet the encoder will hand out next (a frame's length after the last: the encoder
     /// keeps two frames back, so the time is known a frame before the packet), for an interleaver
     /// that would otherwise hold a picture until that packet came.
-    public init(
+    public convenience init(
         settings: AACEncoderSettings,
         streamOrigin: MonotonicTime? = nil,
         streamStartMilliseconds: Int64 = 0,
@@ -55,15 +54,32 @@ public final class AACEncoderSession: Sendable {
         announceNext: @escaping @Sendable (Int64) -> Void = { _ in },
         output: @escaping @Sendable (MediaPacket) -> Void
     ) throws(AACEncoderError) {
+        try self.init(
+            settings: settings, streamOrigin: streamOrigin, streamStartMilliseconds: streamStartMilliseconds, logger: logger
+        ) { packets, next in
+            for packet in packets { output(packet) }
+            if let next { announceNext(next) }
+        }
+    }
+
+    /// As above, with each `encode`'s packets and what `announceNext` would be told handed over in
+    /// one call (`next` is nil from `flush`, or before the first packet): an interleaver then takes
+    /// its lock once for both.
+    public init(
+        settings: AACEncoderSettings,
+        streamOrigin: MonotonicTime? = nil,
+        streamStartMilliseconds: Int64 = 0,
+        logger: Logger = Logger(label: "camcast.audio-encoder"),
+        deliver: @escaping @Sendable (_ packets: [MediaPacket], _ next: Int64?) -> Void
+    ) throws(AACEncoderError) {
         let problems = settings.problems()
         guard problems.isEmpty else { throw .invalidSettings(problems) }
         let encoder = try LibavAACEncoder(format: settings.format, bitrateKbps: settings.bitrateKbps)
         self.settings = settings
         self.audioSpecificConfig = encoder.audioSpecificConfig
         self.logger = logger
-        self.output = output
-        self.announceNext = announceNext
-        self.state = Mutex(
+        self.deliver = deliver
+        self.state = Lock(
             State(
                 encoder: encoder, blocks: AudioBlockBuffer(format: settings.format, blockFrames: encoder.frameSize),
                 clock: AACPacketClock(
@@ -99,8 +115,7 @@ public final class AACEncoderSession: Sendable {
                 }
                 return (packets, next)
             }
-            for packet in packets { output(packet) }
-            if let next { announceNext(next) }
+            if !packets.isEmpty || next != nil { deliver(packets, next) }
         }
     }
 
@@ -120,7 +135,7 @@ public final class AACEncoderSession: Sendable {
                 }
                 return packets
             }
-            for packet in packets { output(packet) }
+            if !packets.isEmpty { deliver(packets, nil) }
         }
         logger.info("audio encoder flushed and closed")
     }

@@ -30,7 +30,9 @@ final class AudioStage: Sendable {
     }
 
     struct State {
-        var phase = Phase.idle
+        var phase = Phase.idle {
+            didSet { changes.count.add(1, ordering: .releasing) }
+        }
         var settings: AudioSettings
         /// The video's first picture, in capture nanoseconds; nil until it came.
         var origin: MonotonicTime?
@@ -38,14 +40,31 @@ final class AudioStage: Sendable {
         var retired = AudioSourceStatus()
         /// Audio delivered while the session waits for the video's first picture, oldest first.
         var pending: [AudioFrame] = []
+        /// The stage's `phaseChanges`, moved by every change of `phase`.
+        let changes: PhaseChanges
     }
 
-    let state: Mutex<State>
+    /// How many times `state.phase` changed: a source's deliveries keep the session they last
+    /// looked up and take the lock again only when this moved (issue 26: lock takes per frame).
+    final class PhaseChanges: Sendable {
+        let count = Atomic<Int>(0)
+    }
+    let phaseChanges = PhaseChanges()
+
+    /// What one source's deliveries last looked up. Each source gets a `deliver` closure, and so a
+    /// cache, of its own, which only that source's thread calls.
+    private final class DeliveryCache: @unchecked Sendable {
+        // @unchecked: read and written only by the one source thread its closure was given to.
+        var phaseChanges = -1
+        var session: AACEncoderSession?
+    }
+
+    let state: Lock<State>
     let logger: Logger
     private let startMilliseconds: Int64
-    private let output: @Sendable (MediaPacket) -> Void
-    /// The session's next packet time, for the interleaver (AACEncoderSession's `announceNext`).
-    private let announce: @Sendable (Int64) -> Void
+    /// Each encode's packets and the session's next packet time, for the interleaver, in one call
+    /// (AACEncoderSession's `deliver`).
+    private let deliverPackets: @Sendable (_ packets: [MediaPacket], _ next: Int64?) -> Void
     let onFailure: @Sendable (String) -> Void
     /// Makes the source for a settings (`makeSource`, unless a test gives its own).
     let sources: @Sendable (AudioSettings) throws -> any AudioSource
@@ -53,17 +72,26 @@ final class AudioStage: Sendable {
     let encodedFrames = Atomic<Int>(0)
 
     init(
-        settings: AudioSettings, logger: Logger, startMilliseconds: Int64, output: @escaping @Sendable (MediaPacket) -> Void,
-        announce: @escaping @Sendable (Int64) -> Void = { _ in }, onFailure: @escaping @Sendable (String) -> Void,
+        settings: AudioSettings, logger: Logger, startMilliseconds: Int64,
+        deliver: @escaping @Sendable (_ packets: [MediaPacket], _ next: Int64?) -> Void, onFailure: @escaping @Sendable (String) -> Void,
         sources: (@Sendable (AudioSettings) throws -> any AudioSource)? = nil
     ) {
         self.sources = sources ?? { [logger] settings in try AudioStage.makeSource(settings, logger: logger) }
-        state = Mutex(State(settings: settings))
+        state = Lock(State(settings: settings, changes: phaseChanges))
         self.logger = logger
         self.startMilliseconds = startMilliseconds
-        self.output = output
-        self.announce = announce
+        deliverPackets = deliver
         self.onFailure = onFailure
+    }
+
+    /// Each packet to `output`, one at a time (the tests' collectors).
+    convenience init(
+        settings: AudioSettings, logger: Logger, startMilliseconds: Int64, output: @escaping @Sendable (MediaPacket) -> Void,
+        onFailure: @escaping @Sendable (String) -> Void, sources: (@Sendable (AudioSettings) throws -> any AudioSource)? = nil
+    ) {
+        self.init(
+            settings: settings, logger: logger, startMilliseconds: startMilliseconds,
+            deliver: { packets, _ in for packet in packets { output(packet) } }, onFailure: onFailure, sources: sources)
     }
 
     var settings: AudioSettings { state.withLock { $0.settings } }
@@ -106,7 +134,14 @@ final class AudioStage: Sendable {
     }
 
     var deliver: @Sendable (AudioFrame) -> Void {
-        { [self] frame in
+        let cache = DeliveryCache()
+        return { [self] frame in
+            // Nothing changed since the last delivery: the same session, without the lock.
+            let changes = phaseChanges.count.load(ordering: .acquiring)
+            if changes == cache.phaseChanges, let session = cache.session {
+                encode(frame, held: [], on: session)
+                return
+            }
             // Only the source's thread calls this, so the held frames go out before this one.
             let (session, held) = state.withLock { state -> (AACEncoderSession?, [AudioFrame]) in
                 let session: AACEncoderSession?
@@ -127,20 +162,25 @@ final class AudioStage: Sendable {
                 defer { state.pending = [] }
                 return (session, state.pending)
             }
+            (cache.phaseChanges, cache.session) = (changes, session)
             guard let session else { return }
-            do throws(AACEncoderError) {
-                for earlier in held where earlier.format == frame.format { try session.encode(earlier) }
-                try session.encode(frame)
-            } catch .closed {
-                // Closed at stop between the lookup and the call. A session closed under a
-                // running source is a track lost: that is a failure, not silence.
-                let stopped = state.withLock { state in
-                    if case .stopped = state.phase { true } else { false }
-                }
-                if !stopped { onFailure("audio encoder: closed while its source runs") }
-            } catch {
-                onFailure("audio encoder: \(error)")
+            encode(frame, held: held, on: session)
+        }
+    }
+
+    private func encode(_ frame: AudioFrame, held: [AudioFrame], on session: AACEncoderSession) {
+        do throws(AACEncoderError) {
+            for earlier in held where earlier.format == frame.format { try session.encode(earlier) }
+            try session.encode(frame)
+        } catch .closed {
+            // Closed at stop between the lookup and the call. A session closed under a
+            // running source is a track lost: that is a failure, not silence.
+            let stopped = state.withLock { state in
+                if case .stopped = state.phase { true } else { false }
             }
+            if !stopped { onFailure("audio encoder: closed while its source runs") }
+        } catch {
+            onFailure("audio encoder: \(error)")
         }
     }
 
@@ -156,16 +196,13 @@ final class AudioStage: Sendable {
         }
     }
 
-    var needsOrigin: Bool { state.withLock { $0.origin == nil } }
-
-    /// A session for `settings` on `origin`, its packets to `output`.
+    /// A session for `settings` on `origin`, its packets to `deliverPackets`.
     func openSession(_ settings: AudioSettings, origin: MonotonicTime) throws(AACEncoderError) -> AACEncoderSession {
         try AACEncoderSession(
-            settings: Self.encoderSettings(settings), streamOrigin: origin, streamStartMilliseconds: startMilliseconds,
-            logger: logger, announceNext: announce
-        ) { [self] packet in
-            encodedFrames.add(1, ordering: .relaxed)
-            output(packet)
+            settings: Self.encoderSettings(settings), streamOrigin: origin, streamStartMilliseconds: startMilliseconds, logger: logger
+        ) { [self] packets, next in
+            encodedFrames.add(packets.count, ordering: .relaxed)
+            deliverPackets(packets, next)
         }
     }
 

@@ -25,6 +25,8 @@ struct BitrateAdapter: Service {
         var controller: AdaptiveBitrateController?
         /// What this service last gave the encoder (or found it running at).
         var applied = 0
+        // This task's own copy of the outputs, read again only after a change (no lock per sample).
+        let outputs = OutputsView()
         while !Task.isCancelled {
             do {
                 try await Task.sleep(for: Self.interval)
@@ -56,7 +58,7 @@ struct BitrateAdapter: Service {
                     applied = target
                 }
             }
-            let observations = stages.currentOutputs.map { output in
+            let observations = outputs.current(stages).map { output in
                 AdaptiveBitrateController.Observation(
                     id: Int(bitPattern: UInt(bitPattern: ObjectIdentifier(output))), name: output.name, link: output.link)
             }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+import Media
 #endif
-import Synchronization
 
 /// Test hook, debug builds only: `CAMCAST_DEBUG_STALL_CAPTURE_WHILE_EXISTS=/some/file` makes the
 /// capture thread block before each frame for as long as that file exists — a wedged driver, as
@@ -21,7 +21,7 @@ struct DebugCaptureStall: Sendable {
 
     /// The start hook (debug builds only), set by an in-process test rather than through the
     /// environment, which every daemon the test process starts meanwhile would inherit.
-    static let startPathInProcess = Mutex<String?>(nil)
+    static let startPathInProcess = Lock<String?>(nil)
 
     static func forStart() -> DebugCaptureStall? {
         #if DEBUG

@@ -18,11 +18,10 @@ extension Pipeline {
         }
         return AudioStage(
             settings: audio, logger: logger, startMilliseconds: streamStart,
-            output: { packet in
-                guard !stop.hasFired else { return }
-                interleaver.push(packet)
+            // An encode's packets and the next one's time go in under one take of its lock.
+            deliver: { packets, next in
+                interleaver.push(stop.hasFired ? [] : packets, announcing: next.map { (.audio, $0) })
             },
-            announce: { next in interleaver.announce(.audio, next: next) },
             onFailure: { reason in stop.fire(.failed(.encoderFailed(reason))) })
     }
 

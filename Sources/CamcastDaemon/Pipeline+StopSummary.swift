@@ -1,5 +1,6 @@
 import Conversion
 import Logging
+import Media
 import Telemetry
 
 extension Pipeline {
@@ -25,5 +26,15 @@ extension Pipeline {
                 "cpu_ms": "\(cost.cpuNanoseconds / 1_000_000)",
                 "us_per_converted_frame": "\(cost.framesConverted > 0 ? cost.cpuNanoseconds / cost.framesConverted / 1000 : 0)",
             ])
+    }
+
+    /// The counting build's stop-summary line (scripts/bench --sections locks): every lock take in
+    /// the process so far and the takes per encoded video frame. Nothing in a normal build.
+    static func logLockTakes(framesEncoded: Int, logger: Logger) {
+        guard let takes = LockTakes.total else { return }
+        let perFrame = framesEncoded > 0 ? Double(takes) / Double(framesEncoded) : 0
+        logger.info(
+            "lock takes",
+            metadata: ["takes": "\(takes)", "frames": "\(framesEncoded)", "per_frame": "\((perFrame * 10).rounded() / 10)"])
     }
 }

@@ -33,17 +33,26 @@ public struct Pipeline: Service {
         let stop = StopSignal()
         let counters = control.counters
         let streamStart = DebugStreamOrigin.fromEnvironment()
-        let assembler = Mutex(MediaPacketAssembler(originMilliseconds: streamStart))
+        let assembler = MediaPacketAssembler(originMilliseconds: streamStart)
         let lastCaptureTime = Atomic<Int64>(0)
-        // The stages a reload may swap; the encoder's callback reaches outputs only through it.
-        let stagesBox = Mutex<PipelineStages?>(nil)
+        // The stages, set once when they exist (no lock: every picture and batch reads it); the
+        // encoder's callback reaches outputs only through it.
+        let stagesBox = AtomicLazyReference<PipelineStages>()
         // With sound, the video and audio packets meet in one interleaver that hands them to the
-        // outputs in time order (PacketInterleaver.swift says why there); without, video goes
-        // straight to the outputs as before.
-        let toOutputs: @Sendable (MediaPacket) -> Void = { packet in
-            guard let stages = stagesBox.withLock({ $0 }) else { return }
+        // outputs in time order, a batch at a time (PacketInterleaver.swift says why there);
+        // without, each picture goes straight to the outputs as a batch of one.
+        let toOutputs: @Sendable ([MediaPacket]) -> Void = { batch in
+            guard let stages = stagesBox.load() else { return }
             for output in stages.streamingOutputs {
-                output.write(packet)
+                output.write(contentsOf: batch)
+            }
+        }
+        // The interleaver's thread alone calls this one: it keeps its own view of the outputs.
+        let outputsView = OutputsView()
+        let fromInterleaver: @Sendable ([MediaPacket]) -> Void = { batch in
+            guard let stages = stagesBox.load() else { return }
+            for output in outputsView.current(stages) {
+                output.write(contentsOf: batch)
             }
         }
         let presentationDelay = settings.audio.map { PacketInterleaver.presentationDelay(sampleRate: $0.format.sampleRate) } ?? 0
@@ -51,7 +60,7 @@ public struct Pipeline: Service {
         do {
             // Pictures decode ahead of their showing by the AAC delay, so they need not wait for
             // the audio of their instant (PacketOrder).
-            interleaver = settings.audio == nil ? nil : try PacketInterleaver(presentationDelayMilliseconds: presentationDelay, deliver: toOutputs)
+            interleaver = settings.audio == nil ? nil : try PacketInterleaver(presentationDelayMilliseconds: presentationDelay, deliver: fromInterleaver)
         } catch {
             throw PipelineError.encoderFailed("audio: \(error)")
         }
@@ -62,16 +71,20 @@ public struct Pipeline: Service {
         // The session calls this after releasing its lock: writes, muxing and queueing here
         // never hold up a keyframe request or a reconfiguration. A session a codec change opens
         // delivers here too.
+        let audioStarted = Atomic<Bool>(false)
         let handlePicture: @Sendable (EncodedPicture) -> Void = { picture in
-            guard stagesBox.withLock({ $0 }) != nil else { return }
+            guard stagesBox.load() != nil else { return }
             counters.framesEncoded.add(1, ordering: .relaxed)
             if picture.isKeyframe { counters.keyframes.add(1, ordering: .relaxed) }
             counters.encodedBytes.add(picture.byteCount, ordering: .relaxed)
             lastCaptureTime.store(picture.pts, ordering: .relaxed)
             // One codec-neutral packet for every output; each muxes it for itself.
-            let (packet, origin) = assembler.withLock { ($0.packet(for: picture), $0.firstCaptureMilliseconds) }
-            if let audio, let origin, audio.needsOrigin { audio.videoStarted(originMilliseconds: origin) }
-            if let interleaver { interleaver.push(packet) } else { toOutputs(packet) }
+            let packet = assembler.packet(for: picture)
+            if let audio, !audioStarted.load(ordering: .relaxed), let origin = assembler.firstCaptureMilliseconds {
+                audioStarted.store(true, ordering: .relaxed)
+                audio.videoStarted(originMilliseconds: origin)
+            }
+            if let interleaver { interleaver.push(packet) } else { toOutputs([packet]) }
         }
         // Opening x264/x265, the camera and ALSA blocks: each on a thread of its own, so the
         // cooperative pool keeps serving signals and status meanwhile (issue 26 #5).
@@ -89,9 +102,9 @@ public struct Pipeline: Service {
             settings: settings, encoder: encoder, stop: stop, latency: latency, encoderOutput: handlePicture
         ) {
             // Where a closed output's end-of-sequence goes: after the last picture's showing.
-            assembler.withLock { $0.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) } + presentationDelay
+            assembler.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) + presentationDelay
         }
-        stagesBox.withLock { $0 = stages }
+        _ = stagesBox.storeIfNil(stages)
         // The session in force at the end (a codec change replaces it).
         defer { stages.encoder.close() }
 
@@ -117,7 +130,8 @@ public struct Pipeline: Service {
         // slack so that rounding of the interval (33 333 333 ns at 30 fps) cannot add a frame.
         let halfInterval = Int64(settings.encoder.frameRate.frameIntervalNanoseconds / 2)
         let duration = settings.durationSeconds.map { Int64($0 * 1e9) - halfInterval }
-        let firstFrame = Mutex<MonotonicTime?>(nil)
+        // The first frame's capture instant (ns; 0 until it comes), set once by compare-and-exchange.
+        let firstFrame = Atomic<UInt64>(0)
         let stall = DebugCaptureStall.fromEnvironment()
         // Every frame becomes the encoder's picture (I420/NV12 at the stream's size) here, on the
         // capture thread, outside the encoder's locks; a frame that already is one goes on untouched.
@@ -135,10 +149,8 @@ public struct Pipeline: Service {
         let deliver: @Sendable (VideoFrame) -> Void = { frame in
             stall?.waitWhileStalled()
             if let duration {
-                let first = firstFrame.withLock { first in
-                    if first == nil { first = frame.timestamp }
-                    return first!
-                }
+                let (set, earlier) = firstFrame.compareExchange(expected: 0, desired: frame.timestamp.nanoseconds, ordering: .relaxed)
+                let first = set ? frame.timestamp : MonotonicTime(nanoseconds: earlier)
                 guard frame.timestamp.nanoseconds(since: first) < duration else {
                     stop.fire(.durationElapsed)
                     return
@@ -215,7 +227,7 @@ public struct Pipeline: Service {
                 logger.warning("encoder flush failed", metadata: ["error": "\(error)"])
             }
             interleaver?.flush()
-            let end = assembler.withLock { $0.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) } + presentationDelay
+            let end = assembler.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) + presentationDelay
             let all = stages.currentOutputs + stages.failedOutputs.withLock { $0 }
             for output in all {
                 output.finish(endTime: end, drainSeconds: settings.stopDrainSeconds)
@@ -234,6 +246,7 @@ public struct Pipeline: Service {
                 "outputs": "\(control.telemetry.outputMeters.map { Self.summary($0.reading()) }.joined(separator: "; "))",
             ].merging(audio.map { Self.audioSummary($0, late: interleaver?.latePackets ?? 0) } ?? [:]) { $1 })
         Self.logConversionCost(conversion, logger: logger)
+        Self.logLockTakes(framesEncoded: counters.framesEncoded.load(ordering: .relaxed), logger: logger)
         Self.logOverlayCost(stages, logger: logger)
         if let summary = latency?.summary() {
             logger.info("latency", metadata: summary.metadata.mapValues { .string($0) })

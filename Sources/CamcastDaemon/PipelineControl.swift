@@ -1,5 +1,4 @@
 import Media
-import Synchronization
 import Telemetry
 
 /// The daemon's handle on a running pipeline: its counters (for the watchdog and the status
@@ -17,10 +16,10 @@ public final class PipelineControl: Sendable {
     let snapshots = SnapshotTap()
     let startedAt = MonotonicTime.now()
     /// Set while the pipeline runs (source started, outputs open); nil before and after.
-    private let stages = Mutex<(pipeline: Pipeline, stages: PipelineStages)?>(nil)
+    private let stages = Lock<(pipeline: Pipeline, stages: PipelineStages)?>(nil)
     /// One meter per output target, kept across reloads so that an output keeps its name and
     /// counts; `rtmp-1`, `flv-1`, … by kind and order of appearance unless the config names it.
-    private let meters = Mutex<[OutputTarget: OutputMeter]>([:])
+    private let meters = Lock<[OutputTarget: OutputMeter]>([:])
 
     public init(telemetry: TelemetryRegistry = TelemetryRegistry(version: CamcastVersion.string)) {
         self.telemetry = telemetry

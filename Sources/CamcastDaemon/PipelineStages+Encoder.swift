@@ -53,7 +53,7 @@ extension PipelineStages {
         } catch {
             logger.warning("encoder flush before the codec change failed", metadata: ["error": "\(error)"])
         }
-        encoderSlot.withLock { $0 = replacement }
+        encoderSlot.replace(with: replacement)
         encoderWantsI420.store(settings.codec.readsPlanarOnly, ordering: .relaxed)
         old.close()
     }

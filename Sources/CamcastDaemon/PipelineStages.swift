@@ -24,12 +24,12 @@ final class PipelineStages: Sendable {
     }
 
     /// The running encoder session; replaced only by a reload that changes the codec, so read it
-    /// each time rather than keeping it (PipelineStages+Encoder).
-    var encoder: EncoderSession { encoderSlot.withLock { $0 } }
-    let encoderSlot: Mutex<EncoderSession>
+    /// each time rather than keeping it (PipelineStages+Encoder). Read on every frame: no lock.
+    var encoder: EncoderSession { encoderSlot.value }
+    let encoderSlot: PublishedReference<EncoderSession>
     /// Set while a codec change replaces the session: an encode that meets the old one closed
     /// waits for the new one instead of failing the run.
-    let encoderChange = Mutex(EncoderChange.none)
+    let encoderChange = Lock(EncoderChange.none)
     /// Whether the session in force reads planar I420 only (x265): the conversion stage then makes
     /// I420 of NV12 too, so that the backend does not convert under the session's lock. Set with
     /// the session; a frame converted just before a codec change still encodes (x265's backend
@@ -38,18 +38,21 @@ final class PipelineStages: Sendable {
     /// Where every session's pictures go (the pipeline's handler), for a session a reload opens.
     let encoderOutput: @Sendable (EncodedPicture) -> Void
     let stop: StopSignal
-    let outputs: Mutex<OutputSet>
+    let outputs: Lock<OutputSet>
+    /// Moves on every change of `outputs` (inside its lock, after the change): a reader that keeps
+    /// its own copy (`OutputsView`) takes the lock only when this moved.
+    let outputsGeneration = Atomic<Int>(0)
     /// Outputs taken out of the stream after they failed, still to be finished at teardown.
-    let failedOutputs = Mutex<[any StreamOutput]>([])
-    let source: Mutex<(any FrameSource)?>
+    let failedOutputs = Lock<[any StreamOutput]>([])
+    let source: Lock<(any FrameSource)?>
     /// The sound (nil for `audio.source: none`); a reload replaces its source in place.
-    let audio = Mutex<AudioStage?>(nil)
+    let audio = Lock<AudioStage?>(nil)
     /// The overlay filter the capture thread hands every frame through; a reload changes its settings.
-    let overlay = Mutex<OverlayStage?>(nil)
+    let overlay = Lock<OverlayStage?>(nil)
     /// Running, reloading (one reload at a time) or closed. No lock is held across a reload's
     /// drains and connects: teardown marks the stages closed at once, and a reload that is still
     /// under way then finishes what it opened itself instead of adding it (issue 14 #6).
-    let phase = Mutex(Phase.running)
+    let phase = Lock(Phase.running)
 
     enum Phase {
         case running
@@ -57,9 +60,9 @@ final class PipelineStages: Sendable {
         case closed
     }
     /// What is running now: the settings the pipeline started with, with every applied reload on top.
-    let settings: Mutex<RunSettings>
+    let settings: Lock<RunSettings>
     /// Frames go to the encoder through this, whichever source delivers them.
-    let deliver: Mutex<(@Sendable (VideoFrame) -> Void)?>
+    let deliver: Lock<(@Sendable (VideoFrame) -> Void)?>
     /// Stream time (ms) of the latest picture, where an output that is closed ends its stream.
     let streamTime: @Sendable () -> Int64
     /// Capture → socket latency of RTMP outputs, shared by every output opened during the run.
@@ -70,16 +73,16 @@ final class PipelineStages: Sendable {
         encoderOutput: @escaping @Sendable (EncodedPicture) -> Void = { _ in },
         streamTime: @escaping @Sendable () -> Int64
     ) {
-        self.settings = Mutex(settings)
-        encoderSlot = Mutex(encoder)
+        self.settings = Lock(settings)
+        encoderSlot = PublishedReference(encoder)
         encoderWantsI420 = Atomic(encoder.settings.codec.readsPlanarOnly)
         self.encoderOutput = encoderOutput
         self.stop = stop
         self.latency = latency
         self.streamTime = streamTime
-        outputs = Mutex(OutputSet())
-        source = Mutex(nil)
-        deliver = Mutex(nil)
+        outputs = Lock(OutputSet())
+        source = Lock(nil)
+        deliver = Lock(nil)
     }
 
     /// The outputs to hand the next packet to.
@@ -94,7 +97,10 @@ final class PipelineStages: Sendable {
     func add(_ output: any StreamOutput, for target: OutputTarget) -> Bool {
         let added = phase.withLock { phase -> Bool in
             guard phase != .closed else { return false }
-            outputs.withLock { $0.outputs.append(Entry(target: target, output: output)) }
+            outputs.withLock { set in
+                set.outputs.append(Entry(target: target, output: output))
+                outputsGeneration.add(1, ordering: .releasing)
+            }
             return true
         }
         if added { encoder.requestKeyframe() }
@@ -128,6 +134,7 @@ final class PipelineStages: Sendable {
         outputs.withLock { set in
             let removed = set.outputs.filter { targets.contains($0.target) }.map(\.output)
             set.outputs.removeAll { targets.contains($0.target) }
+            outputsGeneration.add(1, ordering: .releasing)
             return removed
         }
     }
@@ -142,6 +149,7 @@ final class PipelineStages: Sendable {
     func outputFailed(_ identity: OutputIdentity, _ error: PipelineError, logger: Logger) {
         let removed: (any StreamOutput)? = outputs.withLock { set in
             guard let index = set.outputs.firstIndex(where: { identity.is($0.output) }) else { return nil }
+            defer { outputsGeneration.add(1, ordering: .releasing) }
             return set.outputs.remove(at: index).output
         }
         if let removed { failedOutputs.withLock { $0.append(removed) } }

@@ -15,9 +15,9 @@ import Synchronization
 final class SnapshotTap: Sendable {
     /// Until when (monotonic ns) the frame path should keep a picture for a waiting request.
     private let wantedUntil = Atomic<UInt64>(0)
-    private let kept = Mutex<VideoFrame?>(nil)
+    private let kept = Lock<VideoFrame?>(nil)
     /// The last JPEG and when it was made; also serialises encodes.
-    private let cache = Mutex<(jpeg: [UInt8], made: MonotonicTime)?>(nil)
+    private let cache = Lock<(jpeg: [UInt8], made: MonotonicTime)?>(nil)
     /// Encodes so far (for tests and the rate check).
     let encodes = Atomic<Int>(0)
 

@@ -1,3 +1,4 @@
+import Media
 import Synchronization
 
 /// Why the pipeline stops. The first reason given wins; later ones are ignored.
@@ -16,19 +17,22 @@ final class StopSignal: Sendable {
         var waiters: [CheckedContinuation<StopReason, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
+    /// Raised once `state.reason` is set: the frame path asks on every frame, without the lock.
+    private let fired = Atomic<Bool>(false)
 
     func fire(_ reason: StopReason) {
         let waiters = state.withLock { state -> [CheckedContinuation<StopReason, Never>] in
             guard state.reason == nil else { return [] }
             state.reason = reason
+            fired.store(true, ordering: .releasing)
             defer { state.waiters = [] }
             return state.waiters
         }
         for waiter in waiters { waiter.resume(returning: reason) }
     }
 
-    var hasFired: Bool { state.withLock { $0.reason != nil } }
+    var hasFired: Bool { fired.load(ordering: .acquiring) }
 
     func wait() async -> StopReason {
         await withCheckedContinuation { continuation in

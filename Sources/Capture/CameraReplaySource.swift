@@ -22,7 +22,7 @@ public final class CameraReplaySource: FrameSource {
     private let logger: Logger
     private let onEnd: @Sendable ((any Error)?) -> Void
     private let layout: V4L2FrameLayout
-    private let input: Mutex<Reader?>
+    private let input: Lock<Reader?>
     private let thread = SourceThread(alreadyStarted: CaptureError.alreadyStarted, threadStartFailed: CaptureError.threadStartFailed(errno:))
     private let playing = PlayingInput()
     private let playback: FilePlayback
@@ -64,7 +64,7 @@ public final class CameraReplaySource: FrameSource {
         playback = FilePlayback(pace: settings.pace, loop: settings.loop, interval: settings.frameRate.frameIntervalNanoseconds)
         self.logger = logger
         self.onEnd = onEnd
-        input = Mutex(try Self.open(settings))
+        input = Lock(try Self.open(settings))
     }
 
     private static func open(_ settings: CameraReplaySettings) throws(Y4MError) -> Reader {

@@ -1,6 +1,5 @@
 import Media
 import Overlay
-import Synchronization
 import V4L2
 
 /// The operator's slate (`slate:` in the config): their text over their JPEG picture, stretched to
@@ -12,7 +11,7 @@ extension OfflineSlate {
         var slate: SlateSettings
     }
 
-    private static let painted = Mutex<(key: Key, bytes: [UInt8])?>(nil)
+    private static let painted = Lock<(key: Key, bytes: [UInt8])?>(nil)
 
     /// The slate's bytes for `layout`: the operator's if `slate` is set and can be drawn, else the
     /// flat dark blue one.

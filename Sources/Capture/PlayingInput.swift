@@ -1,10 +1,10 @@
 import Logging
-import Synchronization
+import Media
 
 /// The file or pipe a file source's thread is reading now (`Y4MFileSource`, `CameraReplaySource`):
 /// held so that `stop` can interrupt a read waiting on a quiet pipe, with its stalls logged.
 final class PlayingInput: Sendable {
-    private let current = Mutex<Y4MFileInput?>(nil)
+    private let current = Lock<Y4MFileInput?>(nil)
 
     /// Readies `file` to be read by the playing thread: interruptible, stalls logged as `name`.
     func watch(_ file: Y4MFileInput, name: String, logger: Logger?) {

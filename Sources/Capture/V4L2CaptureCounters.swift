@@ -1,3 +1,4 @@
+import Media
 import Synchronization
 
 /// What the capture thread reports while it runs: counters any thread may read, and the state.
@@ -15,9 +16,9 @@ final class V4L2CaptureCounters: Sendable {
     let borrowed = Atomic<Int>(0)
     /// Frames copied out of the driver's buffer: the last good one, once per fault.
     let copied = Atomic<Int>(0)
-    let state = Mutex<V4L2CaptureState>(.stopped)
+    let state = Lock<V4L2CaptureState>(.stopped)
     /// What the device granted, once it was first opened (later than start when it came late).
-    let format = Mutex<V4L2CaptureFormat?>(nil)
+    let format = Lock<V4L2CaptureFormat?>(nil)
     /// Cleared by `stop()`; the capture loop runs while it is set.
     let running = Atomic<Bool>(false)
 }

@@ -1,6 +1,5 @@
 import Logging
 import Media
-import Synchronization
 import V4L2
 
 /// Frames from a V4L2 camera, on a dedicated capture thread, that keep coming when the camera does
@@ -18,12 +17,12 @@ public final class V4L2CaptureSource: FrameSource {
     public let settings: V4L2SourceSettings
     private let logger: Logger
     private let counters = V4L2CaptureCounters()
-    private let lifecycle = Mutex<Lifecycle>(.idle)
+    private let lifecycle = Lock<Lifecycle>(.idle)
 
     /// How the capture thread tells `start` whether the device opened (a class: the closure
     /// must share it, and a Mutex alone cannot be captured).
     private final class StartOutcome: Sendable {
-        let result = Mutex<Result<Void, CaptureError>?>(nil)
+        let result = Lock<Result<Void, CaptureError>?>(nil)
     }
 
     private enum Lifecycle {

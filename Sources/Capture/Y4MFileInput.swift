@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import Media
-import Synchronization
 import V4L2
 
 /// A .y4m file, or standard input for the path `-`, read with plain read(2).
@@ -20,7 +19,7 @@ public final class Y4MFileInput: Y4MByteInput, Sendable {
     private let ownsDescriptor: Bool
     /// Set for inputs that can make a read wait; nil for regular files.
     private let wake: WakeEvent?
-    private let stallReport = Mutex<(@Sendable (_ stalled: Bool) -> Void)?>(nil)
+    private let stallReport = Lock<(@Sendable (_ stalled: Bool) -> Void)?>(nil)
     /// How long a read may wait before the input is reported as stalled.
     public static var stallSeconds: Int32 { 2 }
 

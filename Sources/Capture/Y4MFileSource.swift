@@ -27,7 +27,7 @@ public final class Y4MFileSource: FrameSource {
     public let headerByteCount: Int
     private let onEnd: @Sendable (Y4MError?) -> Void
     private let logger: Logger?
-    private let input: Mutex<Input>
+    private let input: Lock<Input>
     private let thread = SourceThread(alreadyStarted: CaptureError.alreadyStarted, threadStartFailed: CaptureError.threadStartFailed(errno:))
     private let playing = PlayingInput()
     private let skipped = Atomic<Int>(0)
@@ -53,7 +53,7 @@ public final class Y4MFileSource: FrameSource {
         headerByteCount = reader.headerByteCount
         self.onEnd = onEnd
         self.logger = logger
-        self.input = Mutex(.ready(reader))
+        self.input = Lock(.ready(reader))
     }
 
     /// Where the input is: with the source between runs, with the playing thread, or used up.

@@ -1,4 +1,4 @@
-import Synchronization
+import Media
 
 /// What a `Y4MFileSource` plays and how.
 public struct Y4MSourceSettings: Sendable, Hashable {
@@ -24,10 +24,10 @@ public struct Y4MSourceSettings: Sendable, Hashable {
 /// A y4m reader handed from whoever read the header to the source that plays it, once.
 /// Compared by identity: two settings are the same only if they hand over the same reader.
 public final class Y4MOpenedReader: Sendable, Hashable {
-    private let reader: Mutex<Y4MReader<Y4MFileInput>?>
+    private let reader: Lock<Y4MReader<Y4MFileInput>?>
 
     init(_ reader: Y4MReader<Y4MFileInput>) {
-        self.reader = Mutex(reader)
+        self.reader = Lock(reader)
     }
 
     /// The reader, the first time only.

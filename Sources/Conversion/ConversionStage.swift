@@ -19,13 +19,13 @@ import Synchronization
 ///   scaled with libyuv's bilinear filter, black bars painted where `fit` leaves them.
 ///
 /// The pictures it makes come from a small pool of buffers (one per delivery in progress, and the
-/// source-sized scratch picture a scale reads), reused frame after frame; no lock is held across
-/// the call into the next stage.
+/// source-sized scratch picture a scale reads), reused frame after frame without a lock
+/// (`PictureBufferPool`); no lock is held across the call into the next stage.
 public final class ConversionStage: Sendable {
     /// The stream's size: every frame leaves at it.
     public let size: VideoSize
     public let scaling: ScalingMode
-    private let pool = Mutex<[PictureBuffer]>([])
+    private let pool = PictureBufferPool(capacity: ConversionStage.poolLimit)
     /// Frames seen, those that had to be converted or scaled (the others went on untouched), the
     /// capture thread's CPU time converting them, and buffers made (the stop summary reads these).
     private let frames = Atomic<Int>(0)
@@ -101,20 +101,13 @@ public final class ConversionStage: Sendable {
 
     /// A buffer for `pixelFormat` at `width`×`height` from the pool, or a new one.
     func takeBuffer(_ pixelFormat: PixelFormat, width: Int, height: Int) -> PictureBuffer {
-        let reused = pool.withLock { pool -> PictureBuffer? in
-            guard let index = pool.firstIndex(where: { $0.fits(pixelFormat, width: width, height: height) }) else { return nil }
-            return pool.remove(at: index)
-        }
-        if let reused { return reused }
+        if let reused = pool.take(pixelFormat, width: width, height: height) { return reused }
         buffersMade.add(1, ordering: .relaxed)
         return PictureBuffer(pixelFormat, width: width, height: height)
     }
 
-    /// Puts `buffer` back for the next frame; the oldest goes when the pool is full (a size change).
+    /// Puts `buffer` back for the next frame; another goes when the pool is full (a size change).
     func giveBack(_ buffer: PictureBuffer) {
-        pool.withLock { pool in
-            if pool.count >= Self.poolLimit { pool.removeFirst() }
-            pool.append(buffer)
-        }
+        pool.giveBack(buffer)
     }
 }

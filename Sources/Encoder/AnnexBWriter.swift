@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import Media
-import Synchronization
 
 /// Writes encoded packets to a raw `.h264` or `.h265` file: an Annex-B byte stream (ITU-T H.264
 /// Annex B, H.265 Annex B), every NAL unit behind a 00 00 00 01 start code, as the seeds'
@@ -17,7 +16,7 @@ import Synchronization
 public final class AnnexBWriter: Sendable {
     public let path: String
     public let frameLimit: Int?
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     private struct State {
         /// -1 once closed.
@@ -37,7 +36,7 @@ public final class AnnexBWriter: Sendable {
         }
         self.path = path
         self.frameLimit = frameLimit
-        self.state = Mutex(State(descriptor: descriptor))
+        self.state = Lock(State(descriptor: descriptor))
     }
 
     deinit {

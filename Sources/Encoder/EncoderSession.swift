@@ -1,6 +1,5 @@
 import Logging
 import Media
-import Synchronization
 
 /// A live encoding session: frames in, `EncodedPicture`s out through the output handler. One
 /// session shape for both codecs: `settings.codec` picks the backend (libx264 for H.264, libx265
@@ -26,12 +25,12 @@ public final class EncoderSession: Sendable {
     let logger: Logger
     let recovery: EncoderRecoveryPolicy
     private let output: @Sendable (EncodedPicture) -> Void
-    let state: Mutex<State>
+    let state: Lock<State>
     /// Keyframe requests waiting for the next encode; read by the encode, not under `state`'s guard.
     let keyframeRequests = KeyframeRequests()
     /// Held by `encode` and `flush` from the encoder call until their pictures are delivered, so
     /// pictures reach the handler in the order the encoder produced them. Never taken under `state`.
-    private let producer = Mutex(())
+    private let producer = Lock(())
     /// Opens a backend for the settings: the codec's library (`openBackend`), or a test's own.
     let backendOpener: BackendOpener
 
@@ -69,7 +68,7 @@ public final class EncoderSession: Sendable {
         self.logger = logger
         self.recovery = recovery
         self.output = output
-        self.state = Mutex(
+        self.state = Lock(
             State(
                 encoder: encoder, bitrateKbps: settings.bitrateKbps, keyframes: KeyframeSchedule(settings),
                 parameterSets: headers))

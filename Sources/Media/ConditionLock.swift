@@ -33,7 +33,12 @@ public final class ConditionLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    public func lock() { pthread_mutex_lock(mutex) }
+    /// A take, for the counting build (`LockTakes`); so is a wait's wake-up, which takes the mutex
+    /// again.
+    public func lock() {
+        LockTakes.record()
+        pthread_mutex_lock(mutex)
+    }
 
     public func unlock() { pthread_mutex_unlock(mutex) }
 
@@ -47,12 +52,14 @@ public final class ConditionLock: @unchecked Sendable {
     /// wait in a loop over their own condition), then holds it again.
     public func wait() {
         pthread_cond_wait(condition, mutex)
+        LockTakes.record()
     }
 
     /// With the lock held: as `wait()`, but no later than `deadline`. False when the deadline came.
     @discardableResult
     public func wait(until deadline: MonotonicTime) -> Bool {
         var time = deadline.posixTimespec
+        defer { LockTakes.record() }
         return pthread_cond_timedwait(condition, mutex, &time) != ETIMEDOUT
     }
 

@@ -5,7 +5,7 @@ import Synchronization
 /// any thread. Each module names the errors a failed start throws, in its own error type.
 public final class SourceThread<Failure: Error>: Sendable {
     private let running = Atomic<Bool>(false)
-    private let thread = Mutex<DedicatedThread?>(nil)
+    private let thread = Lock<DedicatedThread?>(nil)
     /// Raised by `stop` so a loop waiting for its next deadline ends at once.
     private let wake = WakeSignal()
     private let alreadyStarted: Failure

@@ -13,7 +13,7 @@ import Darwin
 /// the session's concurrency test: "data race" on its keyframe flag, then written only inside
 /// `withLock`). The Swift runtime annotates its own futex lock the same way.
 ///
-/// Every Mutex two threads contend for needs it: the encoder session's. (The packet interleaver
+/// Every `Lock` (a Mutex underneath) two threads contend for needs it: the encoder session's. (The packet interleaver
 /// waits on a `ConditionLock`, whose pthread mutex TSan sees.)
 ///
 /// Under TSan its runtime is linked into the binary and these calls mark the handover; in a normal

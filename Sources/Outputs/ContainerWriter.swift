@@ -46,9 +46,9 @@ package final class ContainerWriter: Sendable {
     private let name: String
     private let logger: Logger
     private let requestKeyframe: @Sendable () -> Void
-    private let thread = Mutex<DedicatedThread?>(nil)
+    private let thread = Lock<DedicatedThread?>(nil)
     /// How the thread ends the file once the queue is closed and drained.
-    private let ending = Mutex<ContainerEnding>(.abandon)
+    private let ending = Lock<ContainerEnding>(.abandon)
     private let phase = Atomic<Phase>(.opening)
     /// Raised by the thread when it has ended the file.
     private let done = WakeSignal()

@@ -12,7 +12,9 @@ import Media
 /// Each track's thread only appends to the interleaver's state and returns: the audio never
 /// waits for a picture's encode nor a picture for the audio encoder, and no lock is held while
 /// the outputs are called (an output's queue may overflow and ask the encoder for a keyframe).
-/// One thread delivers, so the order the rule chose is the order the outputs see.
+/// One thread delivers, so the order the rule chose is the order the outputs see; it hands on
+/// everything released since its last wake-up as one batch, so the outputs take their locks once
+/// per batch, not once per packet.
 package final class PacketInterleaver: @unchecked Sendable {
     // @unchecked: `order`, `outbox`, `isDelivering` and `isClosed` are read and written only while
     // `condition` is locked; `thread` only by `close`, which the owner calls once.
@@ -23,7 +25,7 @@ package final class PacketInterleaver: @unchecked Sendable {
     private var isDelivering = false
     private var isClosed = false
     private var thread: DedicatedThread?
-    private let deliver: @Sendable (MediaPacket) -> Void
+    private let deliver: @Sendable ([MediaPacket]) -> Void
 
     package static let defaultWindowMilliseconds: Int64 = 300
 
@@ -33,11 +35,12 @@ package final class PacketInterleaver: @unchecked Sendable {
         Int64((3 * 1024 * 1000 + sampleRate - 1) / sampleRate)
     }
 
-    /// Starts the delivering thread; `close` ends it. `deliver` is called on that thread only.
+    /// Starts the delivering thread; `close` ends it. `deliver` is called on that thread only, with
+    /// the packets released since its last call, in order.
     /// `presentationDelayMilliseconds`: see `PacketOrder` (`presentationDelay(sampleRate:)`).
     package init(
         windowMilliseconds: Int64 = PacketInterleaver.defaultWindowMilliseconds, presentationDelayMilliseconds: Int64 = 0,
-        deliver: @escaping @Sendable (MediaPacket) -> Void
+        deliver: @escaping @Sendable ([MediaPacket]) -> Void
     ) throws(ThreadStartError) {
         order = PacketOrder(windowMilliseconds: windowMilliseconds, presentationDelayMilliseconds: presentationDelayMilliseconds)
         self.deliver = deliver
@@ -52,6 +55,18 @@ package final class PacketInterleaver: @unchecked Sendable {
             guard !isClosed else { return }
             let before = outbox.count
             order.push(packet, releasing: &outbox)
+            if outbox.count > before { condition.broadcast() }
+        }
+    }
+
+    /// `packets` in order, then `announce(kind, next:)` if `announcing` says so, under one take of
+    /// the lock (an AAC encode's packets and its next packet's time).
+    package func push(_ packets: [MediaPacket], announcing: (kind: MediaPacket.MediaKind, next: Int64)?) {
+        condition.withLock {
+            guard !isClosed else { return }
+            let before = outbox.count
+            for packet in packets { order.push(packet, releasing: &outbox) }
+            if let announcing { order.announce(announcing.kind, next: announcing.next, releasing: &outbox) }
             if outbox.count > before { condition.broadcast() }
         }
     }
@@ -88,15 +103,17 @@ package final class PacketInterleaver: @unchecked Sendable {
     }
 
     private func deliverUntilClosed() {
+        var batch: [MediaPacket] = []
         condition.lock()
         while true {
             while outbox.isEmpty && !isClosed { condition.wait() }
             if outbox.isEmpty { break }
-            let batch = outbox
-            outbox.removeAll(keepingCapacity: true)
+            // Swapped, not copied: the pushing threads fill the other array meanwhile.
+            swap(&batch, &outbox)
             isDelivering = true
             condition.unlock()
-            for packet in batch { deliver(packet) }
+            deliver(batch)
+            batch.removeAll(keepingCapacity: true)
             condition.lock()
             isDelivering = false
             condition.broadcast()

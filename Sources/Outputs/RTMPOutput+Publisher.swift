@@ -115,42 +115,58 @@ extension RTMPOutput {
         return state.withLock { $0.backoffEnded() }
     }
 
+    /// Frames whose latencies the publisher keeps before handing them to the recorder at once.
+    static let latenciesPerHandOver = 32
+
     /// Sends until the queue is closed and drained, or the connection fails.
     private func stream(on publisher: any StreamPublisher, muxer: inout FLVPacketMuxer) -> ConnectionEnd {
         // The end-of-sequence tag goes no earlier than the last tag sent (audio may end later).
         var lastTime: Int64 = 0
-        while let packet = queue.pop() {
-            if case .draining(let deadline, _) = state.withLock({ $0 }), MonotonicTime.now().nanoseconds > deadline {
-                logger.warning("stop: unsent frames discarded", metadata: ["url": "\(url)", "queued": "\(queue.count)"])
-                queue.discardAll()
-                break
+        // A batch is a picture and the audio queued before it (one take of the queue's lock, not one
+        // per packet). The frames' latencies go to the recorder a second's worth at a time, and the rest
+        // when the connection ends (the summary is read after the outputs finished).
+        var batch: [MediaPacket] = []
+        var latencies: [Int64] = []
+        defer { latency?.framesSent(latencies: latencies) }
+        sending: while queue.popBatch(into: &batch) {
+            if latencies.count >= Self.latenciesPerHandOver {
+                latency?.framesSent(latencies: latencies)
+                latencies.removeAll(keepingCapacity: true)
             }
-            var tags: [FLVTag]
-            do {
-                tags = try muxer.tags(for: packet)
-            } catch {
-                // A frame FLV cannot carry (over 16 MiB): skip it and start again at a keyframe.
-                logger.error("frame not sendable as FLV; waiting for the next keyframe", metadata: ["error": "\(error)"])
-                muxer.restart()
-                continue
-            }
-            do throws(RTMPError) {
-                // Each tag's storage moves into its message (no other reference is left), so the
-                // publisher sends the picture from it in place, without copying it (issue 26).
-                for index in tags.indices {
-                    let bytes = tags[index].bodyCount
-                    try publisher.send(RTMPMediaMessage(taking: &tags[index]))
-                    meter.sentBytes.add(bytes, ordering: .relaxed)
+            for (index, packet) in batch.enumerated() {
+                let deadline = drainDeadline.load(ordering: .relaxed)
+                if deadline != 0, MonotonicTime.now().nanoseconds > deadline {
+                    logger.warning("stop: unsent frames discarded", metadata: ["url": "\(url)", "queued": "\(queue.count + batch.count - index)"])
+                    queue.discardAll()
+                    break sending
                 }
-            } catch {
-                publisher.close()
-                return .failed(error)
-            }
-            if !tags.isEmpty { lastTime = max(lastTime, packet.dts) }
-            // The frame's last byte is with the kernel now: capture → socket latency.
-            if !tags.isEmpty && packet.mediaKind == .video {
-                sentFrames.add(1, ordering: .relaxed)
-                latency?.frameSent(packet)
+                var tags: [FLVTag]
+                do {
+                    tags = try muxer.tags(for: packet)
+                } catch {
+                    // A frame FLV cannot carry (over 16 MiB): skip it and start again at a keyframe.
+                    logger.error("frame not sendable as FLV; waiting for the next keyframe", metadata: ["error": "\(error)"])
+                    muxer.restart()
+                    continue
+                }
+                do throws(RTMPError) {
+                    // Each tag's storage moves into its message (no other reference is left), so the
+                    // publisher sends the picture from it in place, without copying it (issue 26).
+                    for index in tags.indices {
+                        let bytes = tags[index].bodyCount
+                        try publisher.send(RTMPMediaMessage(taking: &tags[index]))
+                        meter.sentBytes.add(bytes, ordering: .relaxed)
+                    }
+                } catch {
+                    publisher.close()
+                    return .failed(error)
+                }
+                if !tags.isEmpty { lastTime = max(lastTime, packet.dts) }
+                // The frame's last byte is with the kernel now: capture → socket latency.
+                if !tags.isEmpty && packet.mediaKind == .video {
+                    sentFrames.add(1, ordering: .relaxed)
+                    if latency != nil { latencies.append(LatencyRecorder.latency(of: packet)) }
+                }
             }
         }
         if muxer.isStreaming {

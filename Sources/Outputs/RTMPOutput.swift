@@ -37,14 +37,17 @@ package final class RTMPOutput: StreamOutput {
     let latency: LatencyRecorder?
     let makePublisher: StreamPublisherFactory
     /// Everything about where the output is in its life.
-    let state = Mutex(RTMPOutputState.idle)
-    private let threads = Mutex<[DedicatedThread]>([])
+    let state = Lock(RTMPOutputState.idle)
+    private let threads = Lock<[DedicatedThread]>([])
     /// Raised once, when the publisher thread ends (after its last close): `finish` waits on it
     /// (bounded), and it ends the watchdog's sleep at once rather than at its next sample. Media's
     /// one way to wait; it stays raised, so a second `finish` sees it too.
     let publisherEnded = WakeSignal()
     /// Stream time (ms) of the end-of-sequence tag, set by `finish`.
     let endTime = Atomic<Int64>(0)
+    /// When a stop's drain must end (monotonic ns; 0 until `finish`): the publisher checks it per
+    /// packet without taking the state's lock (the state says `.draining` with the same deadline).
+    let drainDeadline = Atomic<UInt64>(0)
     /// Connections made after the first one.
     let reconnects = Atomic<Int>(0)
     /// Connection attempts started (the first included); for tests and the log.
@@ -144,12 +147,17 @@ package final class RTMPOutput: StreamOutput {
         queue.push(packet)
     }
 
+    package func write(contentsOf packets: [MediaPacket]) {
+        queue.push(contentsOf: packets)
+    }
+
     /// Stops in whatever state the output is: a stream drains for up to `drainSeconds` and ends
     /// with the end-of-sequence tag; a backoff wait ends at once, and a connect in progress is
     /// cancelled (its socket shut down, so the server never sees the publish).
     package func finish(endTime: Int64, drainSeconds: Double) {
         self.endTime.store(endTime, ordering: .relaxed)
         let deadline = MonotonicTime.now().adding(nanoseconds: UInt64(max(0, drainSeconds) * 1e9))
+        drainDeadline.store(deadline.nanoseconds, ordering: .relaxed)
         let (draining, connecting) = state.withLock { state -> (Bool, (any StreamPublisher)?) in
             let connecting = state.stop(deadline: deadline.nanoseconds)
             if case .draining = state { return (true, nil) }

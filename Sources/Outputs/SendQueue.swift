@@ -55,6 +55,12 @@ final class SendQueue: @unchecked Sendable {
     }
 
     func push(_ packet: MediaPacket) {
+        push(contentsOf: CollectionOfOne(packet))
+    }
+
+    /// Each of `packets` in order, as `push` would, under one take of the lock (the interleaver
+    /// hands its packets on in batches).
+    func push(contentsOf packets: some Collection<MediaPacket>) {
         var overflowed = false
         condition.lock()
         defer {
@@ -62,12 +68,24 @@ final class SendQueue: @unchecked Sendable {
             if overflowed { requestKeyframe() }
         }
         guard !closed else { return }
+        var queued = false
+        for packet in packets {
+            let (added, overflow) = enqueue(packet)
+            queued = queued || added
+            overflowed = overflowed || overflow
+        }
+        if queued { condition.signal() }
+    }
+
+    /// With the lock held: queues `packet` or skips it; whether it was queued, and whether an
+    /// overflow wants a keyframe.
+    private func enqueue(_ packet: MediaPacket) -> (queued: Bool, askKeyframe: Bool) {
         // Pictures are counted; audio goes with them (every AAC packet is a "keyframe", but
         // only a video keyframe starts a run).
         let picture = packet.mediaKind == .video ? 1 : 0
         if suspended {
             discardedFrames.add(picture, ordering: .relaxed)
-            return
+            return (false, false)
         }
         if gate.admit(packet) == .skip {
             switch skipReason {
@@ -75,7 +93,7 @@ final class SendQueue: @unchecked Sendable {
             case .congestion: droppedFrames.add(picture, ordering: .relaxed)
             case .reconnect: discardedFrames.add(picture, ordering: .relaxed)
             }
-            return
+            return (false, false)
         }
         packets.append(packet)
         let span = packet.captureTime - packets[head].captureTime
@@ -91,14 +109,40 @@ final class SendQueue: @unchecked Sendable {
             gate.restart()
             if startsRun {
                 _ = gate.admit(packet)
-            } else {
-                skipReason = .congestion
-                overflowed = asksForKeyframes
+                return (true, false)
             }
+            skipReason = .congestion
+            return (false, asksForKeyframes)
         } else if span > peakSpanMilliseconds.load(ordering: .relaxed) {
             peakSpanMilliseconds.store(span, ordering: .relaxed)
         }
-        condition.signal()
+        return (true, false)
+    }
+
+    /// What waits, in order, up to and including the first picture, into `batch` (emptied first),
+    /// waiting for at least one packet: the publisher takes a picture and the audio before it in
+    /// one take of the lock. No more than one picture leaves the queue at a time, so on a slow link
+    /// the backlog stays here, where an overflow can drop it and `spanMilliseconds` sees it.
+    /// False once the queue is closed and empty.
+    func popBatch(into batch: inout [MediaPacket]) -> Bool {
+        batch.removeAll(keepingCapacity: true)
+        condition.lock()
+        defer { condition.unlock() }
+        while head == packets.count && !closed {
+            condition.wait()
+        }
+        guard head < packets.count else { return false }
+        let end = packets[head...].firstIndex { $0.mediaKind == .video }.map { $0 + 1 } ?? packets.count
+        batch.append(contentsOf: packets[head..<end])
+        head = end
+        if head == packets.count {
+            packets.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 64 && head * 2 > packets.count {
+            packets.removeFirst(head)
+            head = 0
+        }
+        return true
     }
 
     /// The next packet, waiting for one; nil once the queue is closed and empty.

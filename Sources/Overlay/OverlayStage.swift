@@ -15,11 +15,18 @@ import Synchronization
 /// `replace(with:)` (a reload) swaps the settings; the next frame delivered after it returns
 /// carries them, with no new keyframe.
 public final class OverlayStage: Sendable {
-    private let renderer: Mutex<OverlayRenderer?>
+    /// The renderer and the buffers blending keeps what it overwrote in, reused frame after frame:
+    /// one lock, taken twice per drawn frame (to blend, and to put the buffers back after the
+    /// encode), never across the call into the next stage.
+    private struct Drawing {
+        var renderer: OverlayRenderer?
+        var spare = SavedBytes()
+    }
+    private let drawing: Lock<Drawing>
+    /// Whether there is a renderer: a frame with no overlay passes with one atomic load, no lock.
+    private let isDrawing: Atomic<Bool>
     private let logger: Logger?
     private let copiedReadOnly = Atomic<Bool>(false)
-    /// What blending overwrote, its buffers reused frame after frame.
-    private let spare = Mutex(SavedBytes())
     /// Frames drawn on, and the capture thread's CPU time spent drawing and restoring them (the
     /// stop summary's `overlay` line and scripts/bench-overlay read it).
     private let framesDrawn = Atomic<Int>(0)
@@ -27,7 +34,9 @@ public final class OverlayStage: Sendable {
 
     /// Checks the font and sets up every item; nil settings or no items pass frames through.
     public init(settings: OverlaySettings?, logger: Logger? = nil) throws(OverlayError) {
-        renderer = Mutex(try Self.renderer(settings))
+        let renderer = try Self.renderer(settings)
+        isDrawing = Atomic(renderer != nil)
+        drawing = Lock(Drawing(renderer: renderer))
         self.logger = logger
     }
 
@@ -45,10 +54,13 @@ public final class OverlayStage: Sendable {
     /// the current overlay stays.
     public func replace(with settings: OverlaySettings?) throws(OverlayError) {
         let made = try Self.renderer(settings)
-        renderer.withLock { $0 = made }
+        drawing.withLock { drawing in
+            drawing.renderer = made
+            isDrawing.store(made != nil, ordering: .releasing)
+        }
     }
 
-    public var settings: OverlaySettings? { renderer.withLock { $0?.settings } }
+    public var settings: OverlaySettings? { drawing.withLock { $0.renderer?.settings } }
 
     /// Frames drawn on so far and the CPU time drawing took (blending, layout, putting bytes back).
     public var cost: (frames: Int, cpuNanoseconds: Int) {
@@ -64,8 +76,7 @@ public final class OverlayStage: Sendable {
     /// Draws the overlay onto `frame`, calls `next` with it (the encoder), then restores the
     /// frame's bytes. The overlay's own lock is held only while blending, not across `next`.
     public func filter<R, E: Error>(_ frame: VideoFrame, then next: (VideoFrame) throws(E) -> R) throws(E) -> R {
-        let drawn: Bool = renderer.withLock { renderer in renderer != nil }
-        guard drawn else { return try next(frame) }
+        guard isDrawing.load(ordering: .acquiring) else { return try next(frame) }
         let wall = SystemClock.wallSeconds(ofMonotonic: frame.timestamp.nanoseconds)
         let inPlace: Result<R, E>? = frame.withBytesInPlace { bytes in
             guard let base = bytes.bindMemory(to: UInt8.self).baseAddress else {
@@ -75,19 +86,16 @@ public final class OverlayStage: Sendable {
             // renderer during `next`, and the bytes must still go back.
             let start = Self.threadCPUNanoseconds()
             // The kept buffers, moved out (not copied) for this frame and back after it.
-            var saved = spare.withLock { spare in
-                let taken = spare
-                spare = SavedBytes()
-                return taken
-            }
-            let wasDrawn = renderer.withLock { renderer in
-                renderer?.blend(into: base, byteCount: bytes.count, frame: frame, wallSeconds: wall, saving: &saved) ?? false
+            var saved = SavedBytes()
+            let wasDrawn = drawing.withLock { drawing in
+                swap(&saved, &drawing.spare)
+                return drawing.renderer?.blend(into: base, byteCount: bytes.count, frame: frame, wallSeconds: wall, saving: &saved) ?? false
             }
             let drawn = Self.threadCPUNanoseconds()
             let result = Result { () throws(E) in try next(frame) }
             let restoring = Self.threadCPUNanoseconds()
             if wasDrawn { saved.restore(into: base) }
-            spare.withLock { $0 = saved }
+            drawing.withLock { $0.spare = saved }
             if wasDrawn {
                 framesDrawn.add(1, ordering: .relaxed)
                 drawingNanoseconds.add(drawn - start + Self.threadCPUNanoseconds() - restoring, ordering: .relaxed)

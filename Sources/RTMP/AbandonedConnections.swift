@@ -1,6 +1,6 @@
-import Synchronization
 #if canImport(Glibc)
 import Glibc
+import Media
 #endif
 
 /// The local address and port of each connection Camcast gave up as dead (`RTMPConnectionWatch
@@ -23,7 +23,7 @@ enum AbandonedConnections {
         var abandonedAt: ContinuousClock.Instant
     }
 
-    private static let table = Mutex<[[UInt8]: Entry]>([:])
+    private static let table = Lock<[[UInt8]: Entry]>([:])
 
     /// The local and remote address of connected socket `fd` (read while it is connected: after
     /// the kernel's own timeout it has none).

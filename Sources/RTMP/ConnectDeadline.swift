@@ -1,7 +1,6 @@
 import Dispatch
 import Media
 import Glibc
-import Synchronization
 
 /// Ends a connection attempt that is still going at its deadline. librtmp's reads time out one at
 /// a time (SO_RCVTIMEO), so a server that trickles a byte now and then could hold the handshake
@@ -11,10 +10,10 @@ final class ConnectDeadline: Sendable {
     /// A duplicate of the attempt's socket, -1 once disarmed. Shutting it down ends the connection
     /// librtmp holds; being our own descriptor, it can never be a number librtmp closed and the
     /// process reused meanwhile.
-    private let state: Mutex<(socket: Int32, fired: Bool)>
+    private let state: Lock<(socket: Int32, fired: Bool)>
 
     init(socket: Int32, at deadline: ContinuousClock.Instant) {
-        state = Mutex((dup(socket), false))
+        state = Lock((dup(socket), false))
         let nanoseconds = Int(clamping: ContinuousClock.now.duration(to: deadline).clampedNanoseconds)
         // A timer, not a way to wait: the publisher thread blocks in librtmp, not here, and the
         // callback only shuts the socket down. libdispatch's timer needs no thread parked per

@@ -1,6 +1,6 @@
 import Logging
+import Media
 import RTMPAddress
-import Synchronization
 
 /// Where librtmp's log lines go while one publisher is inside a librtmp call: its logger
 /// (after redaction) and its list of classification events.
@@ -11,7 +11,7 @@ final class LibrtmpLogSink: Sendable {
     let levelCap: Logger.Level?
     /// See `RTMPPublisherOptions.librtmpDebugLogging`.
     let debugLogging: Bool
-    private let events = Mutex<[LibrtmpLogEvent]>([])
+    private let events = Lock<[LibrtmpLogEvent]>([])
 
     init(logger: Logger, redactor: StreamKeyRedactor, levelCap: Logger.Level? = nil, debugLogging: Bool = false) {
         self.logger = logger

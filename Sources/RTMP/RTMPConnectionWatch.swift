@@ -1,6 +1,6 @@
-import Synchronization
 #if canImport(Glibc)
 import Glibc
+import Media
 #endif
 
 /// What another thread may do with a publisher's connection: read its TCP progress, cut it, and
@@ -23,7 +23,7 @@ public final class RTMPConnectionWatch: Sendable {
         var lookup: NameLookup?
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     init() {}
 

@@ -1,3 +1,4 @@
+import Media
 import Synchronization
 import Telemetry
 
@@ -16,8 +17,8 @@ final class RecordingCounters: Sendable {
     /// mount would hold /status and /metrics.
     let freeBytes = Atomic<Int>(-1)
     /// The segment in progress: its name, the wall-clock second it is named by, and its bytes so far.
-    let current = Mutex<(name: String, startWall: Int, bytes: Int)?>(nil)
-    let pauseReason = Mutex<String?>(nil)
+    let current = Lock<(name: String, startWall: Int, bytes: Int)?>(nil)
+    let pauseReason = Lock<String?>(nil)
     /// The output's meter: a pause and a resume change its phase (so /healthz says why).
     let meter: OutputMeter?
 

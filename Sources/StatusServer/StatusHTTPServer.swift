@@ -1,4 +1,5 @@
 import Logging
+import Media
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -30,14 +31,14 @@ public final class StatusHTTPServer: Service, Sendable {
 
     private let endpoints: StatusEndpoints
     private let logger: Logger
-    private let listen: Mutex<Listen?>
+    private let listen: Lock<Listen?>
     private let changes: AsyncStream<Void>
     private let changed: AsyncStream<Void>.Continuation
     /// The address actually bound (port 0 picks one), for tests and the log.
     public let boundPort = Atomic<Int>(0)
 
     public init(listen: Listen?, endpoints: StatusEndpoints, logger: Logger) {
-        self.listen = Mutex(listen)
+        self.listen = Lock(listen)
         self.endpoints = endpoints
         self.logger = logger
         (changes, changed) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))

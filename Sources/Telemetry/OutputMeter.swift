@@ -1,3 +1,4 @@
+import Media
 import Synchronization
 
 /// Every counter and gauge of one output, written by the output's own threads and read by
@@ -19,8 +20,8 @@ public final class OutputMeter: Sendable {
     public let lastPublishUnixMilliseconds = Atomic<Int>(0)
     /// Reads the figures the output's queue keeps itself (depth, drops), at report time, as a
     /// Prometheus collector does: the queue's own lock, never one held across I/O.
-    private let probe = Mutex<(@Sendable () -> OutputProbe)?>(nil)
-    private let life: Mutex<Life>
+    private let probe = Lock<(@Sendable () -> OutputProbe)?>(nil)
+    private let life: Lock<Life>
 
     struct Life {
         var phase: OutputPhase
@@ -39,7 +40,7 @@ public final class OutputMeter: Sendable {
         self.name = name
         self.kind = kind
         self.target = target
-        life = Mutex(Life(phase: .starting, sinceUnixMilliseconds: WallClock.nowMilliseconds(), sinceMonotonic: .now, downSince: .now))
+        life = Lock(Life(phase: .starting, sinceUnixMilliseconds: WallClock.nowMilliseconds(), sinceMonotonic: .now, downSince: .now))
     }
 
     /// The output entered `phase`; the time is kept only when the phase changes.

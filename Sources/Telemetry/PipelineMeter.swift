@@ -1,3 +1,4 @@
+import Media
 import Synchronization
 
 /// The counters and gauges of the stages before the outputs: capture, encoder, sound. Written
@@ -22,8 +23,8 @@ public final class PipelineMeter: Sendable {
     public let audioFrames = Atomic<Int>(0)
     public let audioXruns = Atomic<Int>(0)
     /// Why the camera or the microphone is not live; nil while it is (or there is none).
-    public let cameraTrouble = Mutex<String?>(nil)
-    public let audioTrouble = Mutex<String?>(nil)
+    public let cameraTrouble = Lock<String?>(nil)
+    public let audioTrouble = Lock<String?>(nil)
     /// Whether there is an audio track at all.
     public let hasAudio = Atomic<Bool>(false)
 

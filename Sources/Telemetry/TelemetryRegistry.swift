@@ -1,4 +1,4 @@
-import Synchronization
+import Media
 
 /// The one place where Camcast's counters and gauges live: the pipeline's (`pipeline`) and one
 /// `OutputMeter` per output. The status line, STATUS=, the stop summary, /status and /metrics all
@@ -8,10 +8,10 @@ public final class TelemetryRegistry: Sendable {
     public let version: String
     public let startUnixSeconds: Double
     private let started = ContinuousClock.now
-    private let outputs = Mutex<[OutputMeter]>([])
-    private let facts = Mutex<Facts>(Facts())
+    private let outputs = Lock<[OutputMeter]>([])
+    private let facts = Lock<Facts>(Facts())
     /// Called at the start of every `report()`: pulls what stages keep for themselves.
-    private let collector = Mutex<(@Sendable () -> Void)?>(nil)
+    private let collector = Lock<(@Sendable () -> Void)?>(nil)
 
     /// What the pipeline is set up as: changes only on start and reload.
     public struct Facts: Sendable, Equatable, Codable {

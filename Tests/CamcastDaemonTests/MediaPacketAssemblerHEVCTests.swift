@@ -12,7 +12,7 @@ import Testing
         let picture = EncodedPicture(
             codec: .h265, units: [aud, vps, sps, pps, idr], isKeyframe: true, pts: 5_000, dts: 5_000,
             decoderConfiguration: DecoderConfiguration(parameterSets: [vps, sps, pps]))
-        var assembler = MediaPacketAssembler()
+        let assembler = MediaPacketAssembler()
         let packet = assembler.packet(for: picture)
         #expect(packet.codec == .h265)
         #expect(packet.units == [idr])

@@ -59,7 +59,7 @@ import Testing
     @Test("the outputs are called on the interleaver's own thread, not on a track's")
     func deliversOnItsOwnThread() throws {
         let threads = Mutex<[pthread_t]>([])
-        let interleaver = try PacketInterleaver { _ in threads.withLock { $0.append(pthread_self()) } }
+        let interleaver = try PacketInterleaver { batch in threads.withLock { $0 += batch.map { _ in pthread_self() } } }
         defer { interleaver.close() }
         let pusher = pthread_self()
         let video = FrameStream(gop: 30)

@@ -19,7 +19,7 @@ struct StreamClockWrapTests {
     }
 
     @Test func streamTimeRunsPastTwoToTheThirtyTwoAndTagsWrap() throws {
-        var assembler = MediaPacketAssembler()
+        let assembler = MediaPacketAssembler()
         var muxer = FLVPacketMuxer(metadata: Self.metadata)
         _ = try muxer.tags(for: assembler.packet(for: Self.picture(1000, keyframe: true)))
         let late = assembler.packet(for: try Self.picture(1000 + Int64(UInt32.max) + 34))
@@ -32,7 +32,7 @@ struct StreamClockWrapTests {
     /// The test-only origin puts the start just below the wrap; a frame's composition time that
     /// straddles it is worked out before wrapping.
     @Test func anOriginJustBelowTheWrapCrossesItWithTheRightCompositionTime() throws {
-        var assembler = MediaPacketAssembler(originMilliseconds: Int64(UInt32.max) - 20)
+        let assembler = MediaPacketAssembler(originMilliseconds: Int64(UInt32.max) - 20)
         var muxer = FLVPacketMuxer(metadata: Self.metadata)
         let first = try muxer.tags(for: assembler.packet(for: Self.picture(0, keyframe: true)))
         #expect(first.map(\.timestamp) == [UInt32.max - 20, UInt32.max - 20, UInt32.max - 20])
