@@ -135,12 +135,17 @@ public final class EncoderSession: Sendable {
             defer { if !accepted { keyframeRequests.giveBack(requested, forFrame: index) } }
             var pictures: [EncodedPicture] = []
             do throws(EncoderError) {
-                // A full backend hands back finished pictures before it takes this one.
+                // A full backend hands back finished pictures before it takes this one. A receive
+                // may instead use up what the backend held without finishing a picture (libavcodec
+                // encoding its buffered frame into lookahead): room is made then, and the send is
+                // tried again, a bounded number of times.
+                var emptyReceives = 0
                 while try encoder.send(image, pts: pts, forceIDR: forceIDR) == .full {
-                    guard case .picture(let result) = try encoder.receive() else {
-                        throw EncoderError.malformedOutput("the encoder refused a picture and had none to give back")
+                    switch try encoder.receive() {
+                    case .picture(let result): pictures.append(state.picture(from: result, codec: settings.codec))
+                    case .needsInput where emptyReceives < 8: emptyReceives += 1
+                    default: throw EncoderError.malformedOutput("the encoder refused a picture and had none to give back")
                     }
-                    pictures.append(state.picture(from: result, codec: settings.codec))
                 }
                 accepted = true
                 if forceIDR { state.keyframes.recordKeyframe(input: state.acceptedFrames, pts: pts) }
@@ -254,11 +259,12 @@ public final class EncoderSession: Sendable {
         if wasOpen { logger.info("encoder closed") }
     }
 
-    /// Opens the backend for `settings.codec`.
+    /// Opens the backend for `settings.implementation` and `settings.codec`.
     static func openBackend(_ settings: EncoderSettings, logger: Logger) throws(EncoderError) -> any EncoderBackend {
-        switch settings.codec {
-        case .h264: try X264Encoder(settings: settings, logger: logger)
-        case .h265: try X265Encoder(settings: settings, logger: logger)
+        switch (settings.implementation, settings.codec) {
+        case (.avcodec, _): try AVCodecEncoder(settings: settings, logger: logger)
+        case (.library, .h264): try X264Encoder(settings: settings, logger: logger)
+        case (.library, .h265): try X265Encoder(settings: settings, logger: logger)
         }
     }
 }
