@@ -75,7 +75,7 @@ public final class EncoderSession: Sendable {
         logger.info(
             "encoder opened",
             metadata: [
-                "codec": "\(settings.codec.rawValue)", "size": "\(settings.size)", "fps": "\(settings.frameRate)", "kbps": "\(settings.bitrateKbps)",
+                "codec": "\(settings.codec.rawValue)", "encoder": "\(settings.encoderName)", "size": "\(settings.size)", "fps": "\(settings.frameRate)", "kbps": "\(settings.bitrateKbps)",
                 "profile": "\(settings.codec == .h265 ? "main" : settings.profile.rawValue)", "preset": "\(settings.preset)",
                 "keyint": "\(settings.keyframeIntervalInFrames)",
             ])

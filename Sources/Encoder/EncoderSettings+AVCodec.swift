@@ -35,6 +35,15 @@ extension EncoderSettings {
         return nil
     }
 
+    /// The encoder that runs, for logs, the summary and onMetaData: "libx264", "libx265" or
+    /// "avcodec:h264_v4l2m2m".
+    public var encoderName: String {
+        switch implementation {
+        case .library: codec.library
+        case .avcodec: implementation.description
+        }
+    }
+
     /// The names of libavcodec's encoders for `codec` that take I420 or NV12 software frames, in
     /// libavcodec's order (VA-API left out).
     public static func avcodecEncoderNames(for codec: VideoCodec) -> [String] {
