@@ -51,7 +51,7 @@ static inline const char *cavcodec_next_video_encoder(void **iterator, int *code
     return 0;
 }
 
-// What an encoder's own log said at error level while this thread opened it: libavcodec's reason
+// What an encoder's own log said at warning level or worse while this thread opened it: libavcodec's reason
 // ("Could not find a valid device") is only in the log, the return code says "Invalid argument".
 // Thread-local, so two threads opening encoders do not mix their messages. Swift must install,
 // clear and read it from one source file (a static in a header is one copy per object file).
@@ -62,7 +62,7 @@ static inline char *cavcodec_error_lines(void) {
 }
 
 static inline void cavcodec_log_capture(void *object, int level, const char *format, va_list arguments) {
-    if (level <= AV_LOG_ERROR) {
+    if (level <= AV_LOG_WARNING) {
         char line[256];
         int printPrefix = 0;
         va_list copy;
@@ -136,6 +136,8 @@ static inline int cavcodec_open_video(AVCodecContext **out, const char *name, co
     // An I picture asked for through pict_type becomes an IDR, not a recovery-point I frame.
     cavcodec_try_int_option(context, "forced-idr", 1);
     if (!s->scene_cut) av_opt_set_int(context, "sc_threshold", 0, AV_OPT_SEARCH_CHILDREN);
+    // An option value an encoder did not know was logged; it is no reason for a failed open.
+    cavcodec_error_lines()[0] = 0;
     int err = avcodec_open2(context, codec, 0);
     if (err < 0) {
         avcodec_free_context(&context);

@@ -179,6 +179,11 @@ enum SettingsResolver {
             maxAttempts: config.reconnect.maxAttempts, healthyAfterSeconds: config.reconnect.healthyAfterSeconds)
         settings.statusIntervalSeconds = config.status.intervalSeconds
         settings.adaptiveBitrateFloorKbps = config.encoder.adaptiveBitrate ? config.encoder.effectiveMinBitrateKbps : nil
+        if settings.adaptiveBitrateFloorKbps != nil, !encoder.changesBitrateLive {
+            // It would only log a refusal at every change it tried.
+            settings.adaptiveBitrateFloorKbps = nil
+            warnings.append("adaptive bitrate is off: \(encoder.encoderName) cannot change its bitrate while it runs (it keeps \(encoder.bitrateKbps) kbit/s)")
+        }
         settings.audio = audio
         settings.overlay = overlay
         settings.http = http

@@ -44,6 +44,15 @@ extension EncoderSettings {
         }
     }
 
+    /// Whether `EncoderSession.reconfigure(bitrateKbps:)` can change the rate while the encoder
+    /// runs: x264 and x265 can, and of libavcodec's encoders those that read it per frame.
+    public var changesBitrateLive: Bool {
+        switch implementation {
+        case .library: true
+        case .avcodec(let name): AVCodecEncoder.liveBitrateEncoders.contains(name)
+        }
+    }
+
     /// The names of libavcodec's encoders for `codec` that take I420 or NV12 software frames, in
     /// libavcodec's order (VA-API left out).
     public static func avcodecEncoderNames(for codec: VideoCodec) -> [String] {
