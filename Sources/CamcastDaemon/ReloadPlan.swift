@@ -106,6 +106,7 @@ struct ReloadPlan: Equatable {
         check("encoder.max_frame_delay", before.maxFrameDelay != after.maxFrameDelay)
         // The session keeps the settings it was opened with; scaling has no live setter.
         check("encoder.scaling", before.scaling != after.scaling)
+        check("encoder.backend", before.implementation != after.implementation)
         return keys
     }
 }
