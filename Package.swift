@@ -137,7 +137,7 @@ let package = Package(
         .testTarget(name: "FLVTests", dependencies: ["FLV", "Media", "TestSupport"]),
         .testTarget(
             name: "EncoderTests",
-            dependencies: ["Encoder", "Conversion", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["Encoder", "Conversion", "FLV", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "RTMPAddressTests", dependencies: ["RTMPAddress"]),
         .testTarget(
             name: "RTMPTests",
