@@ -4,7 +4,8 @@ import Media
 public enum EncoderError: Error, Hashable, CustomStringConvertible {
     /// The settings have problems; all of them are listed.
     case invalidSettings([EncoderSettingsProblem])
-    /// x264 or x265 refused to open (its own log says why, at error level).
+    /// x264 or x265 refused to open (its own log says why, at error level), or a libavcodec
+    /// encoder did (the text carries what libavcodec logged).
     case openFailed(String)
     /// The session was closed, or failed for good after its recovery attempts.
     case closed

@@ -2,8 +2,8 @@ import Logging
 import Media
 
 /// A live encoding session: frames in, `EncodedPicture`s out through the output handler. One
-/// session shape for both codecs: `settings.codec` picks the backend (libx264 for H.264, libx265
-/// for H.265); the lock, the keyframe schedule in capture time, the recovery policy and delivery
+/// session shape for both codecs and every backend: `settings.implementation` and `settings.codec`
+/// pick it (libx264 for H.264, libx265 for H.265, or a named libavcodec encoder); the lock, the keyframe schedule in capture time, the recovery policy and delivery
 /// outside the lock are the session's, not the backend's.
 ///
 /// The session takes frames already in its picture format: I420 or NV12 at `settings.size`, as the
