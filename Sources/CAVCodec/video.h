@@ -133,8 +133,11 @@ static inline int cavcodec_open_video(AVCodecContext **out, const char *name, co
     cavcodec_try_option(context, "profile", s->profile_name);
     cavcodec_try_option(context, "coder", s->coder);
     if (s->lookahead >= 0) cavcodec_try_int_option(context, "rc-lookahead", s->lookahead);
-    // An I picture asked for through pict_type becomes an IDR, not a recovery-point I frame.
+    // An I picture asked for through pict_type becomes an IDR, not a recovery-point I frame;
+    // libx265 also needs a closed GOP for that (with its default open GOP a forced IDR comes out
+    // as a CRA), as the x265 backend runs it.
     cavcodec_try_int_option(context, "forced-idr", 1);
+    cavcodec_try_option(context, "x265-params", "open-gop=0");
     if (!s->scene_cut) av_opt_set_int(context, "sc_threshold", 0, AV_OPT_SEARCH_CHILDREN);
     // An option value an encoder did not know was logged; it is no reason for a failed open.
     cavcodec_error_lines()[0] = 0;

@@ -233,4 +233,20 @@ import Testing
         #expect(probe.frameCount == 75)
         #expect(probe.keyframeIndices == [0, 30, 60])
     }
+
+    @Test("H.265 through libavcodec's libx265: every frame, IDRs on the schedule with VPS/SPS/PPS in front")
+    func h265SessionStream() throws {
+        var settings = Self.settings(name: "libx265", codec: .h265)
+        settings.keyframeIntervalSeconds = 1
+        settings.preset = "ultrafast"
+        let pictures = try Harness.encode(settings, count: 65)
+        #expect(pictures.count == 65)
+        #expect(pictures.indices.filter { pictures[$0].isKeyframe } == [0, 30, 60], "forced IDRs, not CRAs: \(pictures[30].hevcTypes)")
+        #expect(pictures.filter(\.isKeyframe).allSatisfy { Array($0.hevcTypes.prefix(3)) == [.vps, .sps, .pps] })
+        let file = try Harness.writeHEVCAnnexB(pictures, name: "avcodec-session.h265")
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let probe = try FFmpegTools.probeHEVC(file)
+        #expect(probe.keyFrames.count == 65 && probe.profile == "Main")
+        #expect(probe.keyFrames.indices.filter { probe.keyFrames[$0] } == [0, 30, 60])
+    }
 }
