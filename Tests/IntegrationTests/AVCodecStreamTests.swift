@@ -89,6 +89,43 @@ struct AVCodecStreamTests {
         #expect(zip(keyframes, keyframes.dropFirst()).allSatisfy { (967...1100).contains($1 - $0) }, "keyframes at \(keyframes) ms")
     }
 
+    /// SIGHUP with another `encoder.backend`: a new session on the other encoder takes over, as a
+    /// codec change does; one that cannot open (no mem2mem device) fails the reload and leaves the
+    /// running encoder in place. The file decodes whole across the switch.
+    @Test func aReloadSwitchesTheEncoderAndAFailedOneKeepsTheRunningOne() throws {
+        let dir = try Project.scratchDirectory("avcodec-reload")
+        let config = dir.appendingPathComponent("camcast.yaml")
+        let file = dir.appendingPathComponent("out.flv")
+        func writeConfig(_ backend: String) throws {
+            try "source:\n  size: 320x240\nencoder:\n  backend: \(backend)\nstatus:\n  interval_seconds: 1\noutputs:\n  - path: \(file.path)\n"
+                .write(to: config, atomically: true, encoding: .utf8)
+        }
+        try writeConfig("auto")
+        let process = try Daemon.start(["run", "--config", config.path])
+        #expect(Daemon.waitForLog(process, "info ready"), "\(process.stderrSoFar)")
+
+        try writeConfig("avcodec:libx264")
+        process.signal(SIGHUP)
+        #expect(Daemon.waitForLog(process, "reload applied: encoder libx264 → avcodec:libx264 (new encoder session)"), "\(process.stderrSoFar)")
+        // Two status lines later the new encoder has been encoding for a second.
+        let statusLines = process.stderrSoFar.components(separatedBy: "info status ").count - 1
+        #expect(Daemon.waitForLog(process, "info status ", occurrences: statusLines + 2), "\(process.stderrSoFar)")
+
+        try writeConfig("avcodec:h264_v4l2m2m")
+        process.signal(SIGHUP)
+        #expect(Daemon.waitForLog(process, "reload failed: encoder avcodec:h264_v4l2m2m: "), "\(process.stderrSoFar)")
+        #expect(process.stderrSoFar.contains("Could not find a valid device"))
+        #expect(Daemon.isRunning(process), "a failed encoder switch keeps the running one")
+
+        process.signal(SIGTERM)
+        let result = try process.wait(timeout: 20)
+        #expect(result.status == 0, "\(result.stderr)")
+        let decoded = try FFmpegTools.result("ffmpeg", ["-nostdin", "-v", "error", "-xerror", "-i", file.path, "-f", "null", "-"])
+        #expect(decoded.status == 0 && decoded.stderr.isEmpty, "ffmpeg -xerror: \(decoded.stderr)")
+        let dts = try Self.videoPackets(file).map(\.dts)
+        #expect(dts.count >= 30 && zip(dts, dts.dropFirst()).allSatisfy { $0 < $1 }, "dts must increase: \(dts)")
+    }
+
     /// This machine has no mem2mem encoder: the start fails at once, naming the encoder and
     /// libavcodec's reason, and leaves nothing behind (no half-started daemon, no file).
     @Test func aMem2memEncoderWithoutADeviceFailsToStartClearly() throws {
