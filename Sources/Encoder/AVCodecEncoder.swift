@@ -44,7 +44,10 @@ final class AVCodecEncoder: EncoderBackend {
         self.settings = settings
         self.logger = logger
         context = try Self.open(name, settings: settings)
-        guard let frame = cavcodec_video_frame_new(context), let packet = av_packet_alloc() else {
+        let frame = cavcodec_video_frame_new(context), packet = av_packet_alloc()
+        guard let frame, let packet else {
+            cavcodec_frame_free(frame)
+            cavcodec_packet_free(packet)
             cavcodec_close(context)
             throw .openFailed("avcodec:\(name): out of memory for its frame and packet")
         }
@@ -55,6 +58,7 @@ final class AVCodecEncoder: EncoderBackend {
         do throws(EncoderError) {
             (headers, lengthSize) = try Self.headers(in: extradata, codec: settings.codec, encoder: name)
         } catch {
+            // Not every property is set yet, so deinit does not run: free here.
             cavcodec_frame_free(frame)
             cavcodec_packet_free(packet)
             cavcodec_close(opened)
