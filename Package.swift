@@ -5,7 +5,8 @@ import PackageDescription
 //   Capture ─▶ Conversion ─▶ Overlay ─▶ Encoder ─▶ Outputs (FLV files, Annex-B files, RTMP over librtmp), wired together by
 //   CamcastDaemon, started by `camcast`.
 // Each C library is wrapped by exactly one thin `C*` system-library module and imported by exactly
-// one Swift module, so no C type reaches a public API. Media, FLV, RTMPAddress and Config are pure Swift.
+// one Swift module (libavcodec by two: AudioEncoder's AAC, Encoder's avcodec video backend), always
+// `internal import`, so no C type reaches a public API. Media, FLV, RTMPAddress and Config are pure Swift.
 let package = Package(
     name: "camcast",
     platforms: [.macOS(.v15)],
@@ -81,9 +82,13 @@ let package = Package(
         // Between stage 1 and the filters: any raw frame to the encoder's picture (I420/NV12 at the
         // stream's size) with libyuv, on the capture thread; a frame that already is one goes on untouched.
         .target(name: "Conversion", dependencies: ["Media", "CYUV"]),
-        // Stage 2: the encoder session, H.264 through libx264 or H.265 through libx265, taking the
-        // conversion stage's pictures (libyuv only for x265's NV12 to I420).
-        .target(name: "Encoder", dependencies: ["Media", "CX264", "CX265", "CYUV", .product(name: "Logging", package: "swift-log")]),
+        // Stage 2: the encoder session, H.264 through libx264 or H.265 through libx265, or a named
+        // libavcodec encoder (hardware ones it wraps: v4l2m2m, nvenc, qsv), taking the conversion
+        // stage's pictures (libyuv for the NV12/I420 a backend wants). FLV for the one parser of
+        // avcC/hvcC records, which some libavcodec encoders write as their extradata.
+        .target(
+            name: "Encoder",
+            dependencies: ["Media", "FLV", "CX264", "CX265", "CYUV", "CAVCodec", .product(name: "Logging", package: "swift-log")]),
         // Stage 3: FLV wire format, pure Swift (Media for the one EINTR-retrying syscall helper).
         .target(name: "FLV", dependencies: ["Media"]),
         // RTMP URLs: the one parser and validator, and stream-key redaction. Pure Swift, so Config can
@@ -132,7 +137,7 @@ let package = Package(
         .testTarget(name: "FLVTests", dependencies: ["FLV", "Media", "TestSupport"]),
         .testTarget(
             name: "EncoderTests",
-            dependencies: ["Encoder", "Conversion", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["Encoder", "Conversion", "FLV", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "RTMPAddressTests", dependencies: ["RTMPAddress"]),
         .testTarget(
             name: "RTMPTests",

@@ -1,12 +1,16 @@
 #ifndef CAMCAST_CAVCODEC_SHIM_H
 #define CAMCAST_CAVCODEC_SHIM_H
-// libavcodec's native AAC encoder, for AudioEncoder's AACEncoderSession (and nothing else).
+// libavcodec for two modules: AudioEncoder's native AAC encoder (AACEncoderSession) and
+// Encoder's AVCodecEncoder backend (a named H.264/H.265 video encoder fed software frames).
 #include <errno.h>
+#include <stdarg.h>
+#include <string.h>
 #include <libavcodec/avcodec.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/error.h>
 #include <libavutil/frame.h>
 #include <libavutil/log.h>
+#include <libavutil/opt.h>
 #include <libavutil/samplefmt.h>
 
 // AVERROR(EAGAIN) and AVERROR_EOF are macros Swift cannot import.
@@ -72,5 +76,7 @@ static inline void cavcodec_packet_free(AVPacket *packet) { av_packet_free(&pack
 
 // libavcodec logs to stderr by default; the session reports failures itself.
 static inline void cavcodec_quiet(void) { av_log_set_level(AV_LOG_ERROR); }
+
+#include "video.h"
 
 #endif

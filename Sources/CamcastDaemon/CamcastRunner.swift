@@ -160,7 +160,7 @@ public enum CamcastRunner {
     static func summary(of settings: RunSettings) -> String {
         let audio = settings.audio.map(\.description) ?? "none"
         return "source \(settings.source), \(settings.encoder.size)@\(settings.encoder.frameRate), "
-            + "\(settings.encoder.codec.library) \(settings.encoder.bitrateKbps) kbit/s, audio \(audio), "
+            + "\(settings.encoder.encoderName) \(settings.encoder.bitrateKbps) kbit/s, audio \(audio), "
             + "outputs: \(settings.outputs.map(\.description).joined(separator: ", "))"
     }
 

@@ -9,6 +9,8 @@ public struct CommandLineSettings: Sendable {
     public var bitrateKbps: Int?
     /// `--codec h264|h265`.
     public var codec: String?
+    /// `--encoder auto|avcodec:NAME` (config `encoder.backend`).
+    public var encoderBackend: String?
     /// `--min-bitrate KBPS`: adaptive bitrate's floor (config `encoder.min_bitrate_kbps`).
     public var minBitrateKbps: Int?
     /// `--no-adaptive-bitrate`: config `encoder.adaptive_bitrate: false`.

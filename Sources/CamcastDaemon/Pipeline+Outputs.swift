@@ -14,7 +14,7 @@ extension Pipeline {
             FLVMetadata(
                 width: settings.encoder.size.width, height: settings.encoder.size.height,
                 frameRate: settings.encoder.frameRate.framesPerSecond,
-                videoDataRate: Double(settings.encoder.bitrateKbps), encoder: "Camcast (\(settings.encoder.codec.library))",
+                videoDataRate: Double(settings.encoder.bitrateKbps), encoder: "Camcast (\(settings.encoder.encoderName))",
                 videoCodec: settings.encoder.codec == .h265 ? .fourCC(.hevc) : .codecID(.avc),
                 audio: settings.audio.map {
                     FLVMetadata.Audio(dataRate: Double($0.bitrateKbps), sampleRate: $0.format.sampleRate, isStereo: $0.format.channels == 2)

@@ -66,22 +66,28 @@ extension Pipeline {
     private func applyEncoderChanges(
         _ plan: ReloadPlan, to stages: PipelineStages, running: inout RunSettings, outcome: inout ReloadOutcome
     ) {
-        if let codec = plan.codec {
-            // A new session of the other codec, with the settings in force (and the new bitrate
-            // and keyframe interval, which the live changes below then find already set).
+        if plan.codec != nil || plan.implementation != nil {
+            // A new session of the other codec or on the other encoder, with the settings in force
+            // (and the new bitrate and keyframe interval, which the live changes below then find
+            // already set).
             var next = running.encoder
-            next.codec = codec
+            next.codec = plan.codec ?? next.codec
+            next.implementation = plan.implementation ?? next.implementation
             if let kbps = plan.bitrateKbps { next.bitrateKbps = kbps }
             if let interval = plan.keyframeInterval {
                 next.keyframeIntervalSeconds = interval.seconds
                 next.keyframeIntervalFrames = interval.frames
             }
+            let change = plan.codec != nil
+                ? "codec \(running.encoder.codec.rawValue) → \(next.codec.rawValue)"
+                : "encoder \(running.encoder.encoderName) → \(next.encoderName)"
             do {
                 try stages.replaceEncoder(with: next, logger: logger)
-                outcome.applied.append("codec \(running.encoder.codec.rawValue) → \(codec.rawValue) (new encoder session)")
-                running.encoder.codec = codec
+                outcome.applied.append("\(change) (new encoder session)")
+                running.encoder.codec = next.codec
+                running.encoder.implementation = next.implementation
             } catch {
-                outcome.failures.append("codec \(codec.rawValue): \(error)")
+                outcome.failures.append("\(plan.codec.map { "codec \($0.rawValue)" } ?? "encoder \(next.encoderName)"): \(error)")
             }
         }
         let adaptive = (plan.adaptiveBitrateFloorKbps ?? running.adaptiveBitrateFloorKbps) != nil

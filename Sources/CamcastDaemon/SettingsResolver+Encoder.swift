@@ -14,7 +14,17 @@ extension SettingsResolver {
             level: config.level == "auto" ? nil : config.level, bFrames: config.bframes,
             entropy: config.entropy == .auto ? nil : H264Entropy(rawValue: config.entropy.rawValue),
             threads: config.threads, maxFrameDelay: config.maxFrameDelay, scaling: scalingMode(config.scaling),
-            codec: videoCodec(config.codec))
+            codec: videoCodec(config.codec), implementation: EncoderImplementation(parsing: config.backend) ?? .library)
+    }
+
+    /// "did you mean" for a mistyped libavcodec encoder name, among the ones libavcodec has for
+    /// the codec (the settings problem already lists them all).
+    static func backendSuggestion(_ issue: EncoderSettingsProblem, _ settings: EncoderSettings) -> String {
+        guard issue.setting == "encoder.backend", case .avcodec(let name) = settings.implementation,
+            let guess = KeySuggestion.closest(to: name, among: EncoderSettings.avcodecEncoderNames(for: settings.codec)),
+            guess != name
+        else { return "" }
+        return "; did you mean avcodec:\(guess)?"
     }
 
     /// Exhaustive, as `scalingMode`. With h265 the H.264-only keys stay at their defaults (the

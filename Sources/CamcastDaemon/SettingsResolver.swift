@@ -62,6 +62,7 @@ enum SettingsResolver {
         overrides["source.size"] = flags.size
         overrides["source.fps"] = flags.fps
         overrides["encoder.codec"] = flags.codec
+        overrides["encoder.backend"] = flags.encoderBackend
         overrides["encoder.bitrate_kbps"] = flags.bitrateKbps.map(String.init)
         overrides["encoder.min_bitrate_kbps"] = flags.minBitrateKbps.map(String.init)
         if flags.noAdaptiveBitrate { overrides["encoder.adaptive_bitrate"] = "false" }
@@ -111,7 +112,7 @@ enum SettingsResolver {
         }
         let encoder = encoderSettings(config.encoder, size: size, frameRate: frameRate)
         for issue in encoder.validate() {
-            problem(issue.setting, "\(issue)")
+            problem(issue.setting, "\(issue)" + backendSuggestion(issue, encoder))
         }
 
         var source = RunSettings.Source.testPattern
@@ -178,6 +179,11 @@ enum SettingsResolver {
             maxAttempts: config.reconnect.maxAttempts, healthyAfterSeconds: config.reconnect.healthyAfterSeconds)
         settings.statusIntervalSeconds = config.status.intervalSeconds
         settings.adaptiveBitrateFloorKbps = config.encoder.adaptiveBitrate ? config.encoder.effectiveMinBitrateKbps : nil
+        if settings.adaptiveBitrateFloorKbps != nil, !encoder.changesBitrateLive {
+            // It would only log a refusal at every change it tried.
+            settings.adaptiveBitrateFloorKbps = nil
+            warnings.append("adaptive bitrate is off: \(encoder.encoderName) cannot change its bitrate while it runs (it keeps \(encoder.bitrateKbps) kbit/s)")
+        }
         settings.audio = audio
         settings.overlay = overlay
         settings.http = http

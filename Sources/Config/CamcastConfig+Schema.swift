@@ -58,6 +58,19 @@ extension CamcastConfig {
             ]),
             ("encoder", [
                 .choice("codec", \.encoder.codec),
+                ConfigField(key: "backend", expected: "auto, x264, x265 or avcodec:NAME (a libavcodec encoder, e.g. avcodec:h264_v4l2m2m)",
+                            defaultText: "auto") { text, config in
+                    let lowered = text.lowercased()
+                    if ["auto", "x264", "x265"].contains(lowered) {
+                        config.encoder.backend = lowered
+                        return nil
+                    }
+                    guard text.hasPrefix("avcodec:"), text.count > "avcodec:".count, !text.contains(where: \.isWhitespace) else {
+                        return "\(ValueText.quoted(text)) is not an encoder backend (allowed: auto, x264, x265, or avcodec:NAME with a libavcodec encoder name such as avcodec:h264_v4l2m2m; `ffmpeg -encoders` lists them)"
+                    }
+                    config.encoder.backend = text
+                    return nil
+                },
                 .integer("bitrate_kbps", \.encoder.bitrateKbps, 50...100_000),
                 .flag("adaptive_bitrate", \.encoder.adaptiveBitrate),
                 .optionalInteger("min_bitrate_kbps", \.encoder.minBitrateKbps, 50...100_000),

@@ -55,6 +55,11 @@ extension ConfigDecoder {
     private mutating func checkEncoder() {
         let encoder = config.encoder
         checkAnnexBOutputs()
+        let library = encoder.codec == .h264 ? "x264" : "x265"
+        if ["x264", "x265"].contains(encoder.backend), encoder.backend != library {
+            report("encoder.backend", at: place("encoder.backend", "encoder.codec"),
+                   "\(encoder.backend) does not encode \(encoder.codec.rawValue); use backend: \(library) or auto, or codec: \(encoder.backend == "x264" ? "h264" : "h265")")
+        }
         if encoder.codec == .h265 {
             checkH265()
             return

@@ -29,6 +29,11 @@ extension CamcastConfig {
         }
 
         public var codec: Codec = .h264
+        /// `encoder.backend`: `auto` (the codec's library: libx264 or libx265, linked in) or
+        /// `avcodec:NAME`, a libavcodec encoder such as `avcodec:h264_v4l2m2m` (the hardware
+        /// encoder of a Raspberry Pi) or `avcodec:libx264`. Whether libavcodec has NAME, and for
+        /// this codec, is checked where the encoder settings are (`EncoderSettings.validate`).
+        public var backend: String = "auto"
         /// `encoder.bitrate_kbps`: average bitrate (x264 ABR, `rc.i_bitrate`).
         public var bitrateKbps: Int = 2500
         /// `encoder.adaptive_bitrate`: the bitrate follows what the slowest RTMP output carries,

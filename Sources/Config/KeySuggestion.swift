@@ -1,7 +1,7 @@
 /// "did you mean `…`?" for a mistyped key or value: the closest known name by edit distance.
-enum KeySuggestion {
+public enum KeySuggestion {
     /// The candidate `word` most likely meant, or nil when none is close enough to be a typo.
-    static func closest(to word: String, among candidates: [String]) -> String? {
+    public static func closest(to word: String, among candidates: [String]) -> String? {
         let typed = normalized(word)
         guard !typed.isEmpty else { return nil }
         var best: (candidate: String, distance: Int)?

@@ -34,7 +34,9 @@ protocol EncoderBackend: AnyObject {
     /// The next encoded picture, in the order the stream carries them; `.needsInput` when none is
     /// finished yet (a hardware encoder may still be working on what it holds: no waiting then).
     /// After a send answered `.full`, though, receive waits until it has a picture (for a mem2mem
-    /// device: until a capture buffer is done), or the session could never go on.
+    /// device: until a capture buffer is done), or the session could never go on; or it answers
+    /// `.needsInput` having made room by using what it held (libavcodec encoding its buffered
+    /// frame into lookahead), and the session sends again.
     func receive() throws(EncoderError) -> EncoderReceiveStatus
 
     /// Changes the average bitrate (and the VBV that follows it) from the next picture on.

@@ -4,7 +4,8 @@ import Media
 public enum EncoderError: Error, Hashable, CustomStringConvertible {
     /// The settings have problems; all of them are listed.
     case invalidSettings([EncoderSettingsProblem])
-    /// x264 or x265 refused to open (its own log says why, at error level).
+    /// x264 or x265 refused to open (its own log says why, at error level), or a libavcodec
+    /// encoder did (the text carries what libavcodec logged).
     case openFailed(String)
     /// The session was closed, or failed for good after its recovery attempts.
     case closed
@@ -16,6 +17,9 @@ public enum EncoderError: Error, Hashable, CustomStringConvertible {
     case reconfigureFailed(status: Int)
     /// The encoder takes only I420 and NV12 (the conversion stage turns every other format into one).
     case unsupportedPixelFormat(PixelFormat)
+    /// The encoder cannot change its bitrate while it runs (a libavcodec encoder that reads
+    /// `bit_rate` at open only): the stream keeps the rate it was opened with.
+    case bitrateChangeUnsupported(encoder: String, kbps: Int)
     /// The frame is not at the stream's size (the conversion stage scales it first).
     case frameSizeMismatch(frame: VideoSize, stream: VideoSize)
     /// The frame's planes do not fit its buffer, or its size is not positive.
@@ -32,6 +36,8 @@ public enum EncoderError: Error, Hashable, CustomStringConvertible {
         case .encodeFailed(let status): "encoding a picture failed with status \(status)"
         case .malformedOutput(let reason): "encoder output is malformed: \(reason)"
         case .reconfigureFailed(let status): "encoder reconfiguration failed with status \(status)"
+        case .bitrateChangeUnsupported(let encoder, let kbps):
+            "\(encoder) cannot change its bitrate while it runs (libavcodec applies it at open only); it keeps \(kbps) kbit/s"
         case .unsupportedPixelFormat(let format):
             "the encoder does not take \(format.rawValue) frames, only I420 and NV12 (convert them first)"
         case .frameSizeMismatch(let frame, let stream):

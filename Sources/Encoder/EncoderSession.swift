@@ -2,8 +2,8 @@ import Logging
 import Media
 
 /// A live encoding session: frames in, `EncodedPicture`s out through the output handler. One
-/// session shape for both codecs: `settings.codec` picks the backend (libx264 for H.264, libx265
-/// for H.265); the lock, the keyframe schedule in capture time, the recovery policy and delivery
+/// session shape for both codecs and every backend: `settings.implementation` and `settings.codec`
+/// pick it (libx264 for H.264, libx265 for H.265, or a named libavcodec encoder); the lock, the keyframe schedule in capture time, the recovery policy and delivery
 /// outside the lock are the session's, not the backend's.
 ///
 /// The session takes frames already in its picture format: I420 or NV12 at `settings.size`, as the
@@ -75,7 +75,7 @@ public final class EncoderSession: Sendable {
         logger.info(
             "encoder opened",
             metadata: [
-                "codec": "\(settings.codec.rawValue)", "size": "\(settings.size)", "fps": "\(settings.frameRate)", "kbps": "\(settings.bitrateKbps)",
+                "codec": "\(settings.codec.rawValue)", "encoder": "\(settings.encoderName)", "size": "\(settings.size)", "fps": "\(settings.frameRate)", "kbps": "\(settings.bitrateKbps)",
                 "profile": "\(settings.codec == .h265 ? "main" : settings.profile.rawValue)", "preset": "\(settings.preset)",
                 "keyint": "\(settings.keyframeIntervalInFrames)",
             ])
@@ -135,12 +135,17 @@ public final class EncoderSession: Sendable {
             defer { if !accepted { keyframeRequests.giveBack(requested, forFrame: index) } }
             var pictures: [EncodedPicture] = []
             do throws(EncoderError) {
-                // A full backend hands back finished pictures before it takes this one.
+                // A full backend hands back finished pictures before it takes this one. A receive
+                // may instead use up what the backend held without finishing a picture (libavcodec
+                // encoding its buffered frame into lookahead): room is made then, and the send is
+                // tried again, a bounded number of times.
+                var emptyReceives = 0
                 while try encoder.send(image, pts: pts, forceIDR: forceIDR) == .full {
-                    guard case .picture(let result) = try encoder.receive() else {
-                        throw EncoderError.malformedOutput("the encoder refused a picture and had none to give back")
+                    switch try encoder.receive() {
+                    case .picture(let result): pictures.append(state.picture(from: result, codec: settings.codec))
+                    case .needsInput where emptyReceives < 8: emptyReceives += 1
+                    default: throw EncoderError.malformedOutput("the encoder refused a picture and had none to give back")
                     }
-                    pictures.append(state.picture(from: result, codec: settings.codec))
                 }
                 accepted = true
                 if forceIDR { state.keyframes.recordKeyframe(input: state.acceptedFrames, pts: pts) }
@@ -254,11 +259,12 @@ public final class EncoderSession: Sendable {
         if wasOpen { logger.info("encoder closed") }
     }
 
-    /// Opens the backend for `settings.codec`.
+    /// Opens the backend for `settings.implementation` and `settings.codec`.
     static func openBackend(_ settings: EncoderSettings, logger: Logger) throws(EncoderError) -> any EncoderBackend {
-        switch settings.codec {
-        case .h264: try X264Encoder(settings: settings, logger: logger)
-        case .h265: try X265Encoder(settings: settings, logger: logger)
+        switch (settings.implementation, settings.codec) {
+        case (.avcodec, _): try AVCodecEncoder(settings: settings, logger: logger)
+        case (.library, .h264): try X264Encoder(settings: settings, logger: logger)
+        case (.library, .h265): try X265Encoder(settings: settings, logger: logger)
         }
     }
 }

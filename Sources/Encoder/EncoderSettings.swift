@@ -9,6 +9,10 @@ public struct EncoderSettings: Sendable, Hashable {
     /// H.264 (libx264) or H.265 (libx265). For H.265, `profile`, `level` and `entropy` do not
     /// apply (Main profile, x265 picks the level, CABAC only) and `bFrames` must be 0.
     public var codec: VideoCodec
+    /// The codec's own library (x264, x265), or a named libavcodec encoder (`AVCodecEncoder`);
+    /// through libavcodec, preset, tune, profile and lookahead reach the encoders that have
+    /// those options (libx264 does), and the rest of the fields are libavcodec's common ones.
+    public var implementation: EncoderImplementation
     /// Encoded picture size; frames of another size are scaled to it.
     public var size: VideoSize
     /// How frames of another aspect ratio are fitted into `size`; letterboxed by default, so
@@ -67,9 +71,11 @@ public struct EncoderSettings: Sendable, Hashable {
         maxFrameDelay: Int? = nil,
         sceneCutKeyframes: Bool = false,
         scaling: ScalingMode = .fit,
-        codec: VideoCodec = .h264
+        codec: VideoCodec = .h264,
+        implementation: EncoderImplementation = .library
     ) {
         self.codec = codec
+        self.implementation = implementation
         self.size = size
         self.scaling = scaling
         self.frameRate = frameRate

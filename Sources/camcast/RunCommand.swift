@@ -40,6 +40,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Video codec: h264 (libx264, default) or h265 (libx265, sent as Enhanced RTMP).")
     var codec: String?
 
+    @Option(help: "Encoder backend: auto (libx264/libx265, default) or avcodec:NAME, a libavcodec encoder such as avcodec:h264_v4l2m2m (Raspberry Pi), avcodec:h264_nvenc or avcodec:libx264 (config encoder.backend).")
+    var encoder: String?
+
     @Option(help: "x264/x265 preset (default veryfast).")
     var preset: String?
 
@@ -90,6 +93,7 @@ struct RunCommand: AsyncParsableCommand {
         flags.pixelFormat = pixelFormat
         flags.recordDirectory = recordDirectory
         flags.codec = codec
+        flags.encoderBackend = encoder
         flags.noReconnect = noReconnect
         flags.reconnectAttempts = reconnectAttempts
         flags.reconnectHealthyAfterSeconds = reconnectHealthyAfter

@@ -125,6 +125,14 @@ import Testing
         #expect(!plan.restartSource && plan.outputsToClose.isEmpty)
     }
 
+    @Test func aBackendChangeReplacesTheEncoderSessionAndNeedsNoRestart() {
+        var new = Self.settings()
+        new.encoder.implementation = .avcodec("libx264")
+        let plan = ReloadPlan(from: Self.settings(), to: new)
+        #expect(plan.implementation == .avcodec("libx264") && plan.codec == nil && plan.needsRestart.isEmpty && !plan.isEmpty)
+        #expect(ReloadPlan(from: new, to: new).isEmpty)
+    }
+
     @Test func scalingNeedsARestartAndIsNotApplied() {
         var new = Self.settings()
         new.encoder.scaling = .fill

@@ -93,7 +93,7 @@ import Config
     }
 
     @Test func everyKeyPathIsOverridable() throws {
-        #expect(CamcastConfig.overridableKeyPaths.count == 44)
+        #expect(CamcastConfig.overridableKeyPaths.count == 45)
         #expect(CamcastConfig.overridableKeyPaths.suffix(2) == ["http.listen", "http.credentials_file"])
         #expect(CamcastConfig.overridableKeyPaths.contains("encoder.codec"))
         #expect(CamcastConfig.overridableKeyPaths.contains("encoder.min_bitrate_kbps"))

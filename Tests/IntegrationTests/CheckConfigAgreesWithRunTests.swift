@@ -53,6 +53,16 @@ private let refusedStarts: [RefusedStart] = [
           files: ["slate.jpg": Array("GIF89a, not a JPEG".utf8)], says: "overlay.slate_image: DIR/slate.jpg: is not a JPEG"),
     .init(name: "slate image cut short", yaml: flvOutput + "overlay:\n  slate_image: DIR/cut.jpg\n",
           files: ["cut.jpg": [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8)], says: "overlay.slate_image: DIR/cut.jpg"),
+    // Issue 26: a libavcodec encoder is looked up in libavcodec itself before anything runs.
+    .init(name: "avcodec encoder misspelt", yaml: flvOutput + "encoder:\n  backend: avcodec:libx246\n",
+          says: "libavcodec has no encoder of that name; libavcodec's H.264 encoders here: avcodec:libx264"),
+    .init(name: "avcodec encoder misspelt, did you mean", yaml: flvOutput + "encoder:\n  backend: avcodec:h264_v4l2mm\n",
+          says: "did you mean avcodec:h264_v4l2m2m?"),
+    .init(name: "avcodec encoder of sound", yaml: flvOutput + "encoder:\n  backend: avcodec:aac\n", says: "not an H.264 or H.265 encoder"),
+    .init(name: "avcodec H.265 encoder with codec h264", yaml: flvOutput + "encoder:\n  backend: avcodec:libx265\n",
+          says: "encodes H.265 but encoder.codec is h264"),
+    .init(name: "avcodec VA-API encoder", yaml: flvOutput + "encoder:\n  backend: avcodec:h264_vaapi\n",
+          says: "VA-API encoders need hardware frames"),
 ]
 
 /// Whatever `camcast run` refuses at start, `camcast check-config` refuses too, with the same

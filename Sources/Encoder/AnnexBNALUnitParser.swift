@@ -1,7 +1,7 @@
-import Encoder
-
-/// Splits an H.264 Annex-B byte stream (ITU-T H.264 Annex B.1) into NAL units: how the tests read
-/// back the .h264 files the product writes.
+/// Splits an Annex-B byte stream (ITU-T H.264 Annex B.1; H.265 Annex B is the same) into NAL
+/// units: how `AVCodecEncoder` reads libavcodec's packets and extradata, and how the tests read
+/// back the .h264 files the product writes. Codec-neutral (`units(in:)`, `next()`); `parse` types
+/// the units as H.264.
 ///
 /// Each NAL unit follows a start code prefix 00 00 01, optionally with a leading zero byte
 /// (the 4-byte 00 00 00 01 form); zero bytes before a start code are trailing_zero_8bits and are
@@ -13,7 +13,7 @@ public struct AnnexBNALUnitParser: Sendable {
     private var unitStart: Int?
     /// Where the start code search resumes.
     private var scanIndex = 0
-    private var ready: [NALUnit] = []
+    private var ready: [[UInt8]] = []
     private var readyIndex = 0
 
     public init() {}
@@ -24,8 +24,8 @@ public struct AnnexBNALUnitParser: Sendable {
         try scan()
     }
 
-    /// The next complete NAL unit, or nil if more bytes (or `finish()`) are needed.
-    public mutating func next() -> NALUnit? {
+    /// The next complete NAL unit (header bytes first), or nil if more bytes (or `finish()`) are needed.
+    public mutating func next() -> [UInt8]? {
         guard readyIndex < ready.count else { return nil }
         defer {
             readyIndex += 1
@@ -46,21 +46,35 @@ public struct AnnexBNALUnitParser: Sendable {
         }
         let end = Self.endTrimmingTrailingZeros(buffer, from: start, to: buffer.count)
         if end > start {
-            ready.append(try NALUnit(bytes: Array(buffer[start..<end])))
+            ready.append(try Self.unit(buffer[start..<end]))
         }
         buffer.removeAll()
         unitStart = nil
         scanIndex = 0
     }
 
-    /// Every NAL unit of a complete Annex-B stream.
-    public static func parse(_ bytes: some Sequence<UInt8>) throws(NALUnitError) -> [NALUnit] {
+    /// Every NAL unit of a complete Annex-B stream, of either codec.
+    public static func units(in bytes: some Sequence<UInt8>) throws(NALUnitError) -> [[UInt8]] {
         var parser = AnnexBNALUnitParser()
         try parser.append(bytes)
         try parser.finish()
-        var units: [NALUnit] = []
+        var units: [[UInt8]] = []
         while let unit = parser.next() { units.append(unit) }
         return units
+    }
+
+    /// Every NAL unit of a complete H.264 Annex-B stream, typed.
+    public static func parse(_ bytes: some Sequence<UInt8>) throws(NALUnitError) -> [NALUnit] {
+        var units: [NALUnit] = []
+        for unit in try Self.units(in: bytes) { units.append(try NALUnit(bytes: unit)) }
+        return units
+    }
+
+    /// One unit's bytes; the forbidden bit is 0 in both codecs' first header byte.
+    private static func unit(_ bytes: ArraySlice<UInt8>) throws(NALUnitError) -> [UInt8] {
+        guard let header = bytes.first else { throw .empty }
+        guard header & 0x80 == 0 else { throw .forbiddenBitSet(header: header) }
+        return Array(bytes)
     }
 
     private mutating func scan() throws(NALUnitError) {
@@ -77,7 +91,7 @@ public struct AnnexBNALUnitParser: Sendable {
             if let start = unitStart {
                 let end = Self.endTrimmingTrailingZeros(buffer, from: start, to: index)
                 if end > start {
-                    ready.append(try NALUnit(bytes: Array(buffer[start..<end])))
+                    ready.append(try Self.unit(buffer[start..<end]))
                 }
             } else if !buffer[0..<index].allSatisfy({ $0 == 0 }) {
                 throw .missingStartCode

@@ -1,0 +1,147 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `camcast run --encoder avcodec:NAME` end to end (issue 26): a clip encoded by libx264 through
+/// libavcodec's send/receive API, with B-frames, published to nginx-rtmp, whose recording ffprobe
+/// and `ffmpeg -xerror` read whole; and a hardware encoder with no hardware refused at start.
+@Suite(.serialized, .enabled(if: Environment.rtmpIntegrationEnabled, Environment.rtmpSkipReason))
+struct AVCodecStreamTests {
+    static let streamKey = "aVcOdEc-kEy-2626"
+
+    /// 90 frames (3 s) of testsrc2 at 320x240, 30 fps, played in real time (played fast, the clip
+    /// would end before the RTMP connection is up, and a stop discards what never got out).
+    static func clip(in dir: URL) throws -> URL {
+        let clip = dir.appendingPathComponent("testsrc2.y4m")
+        _ = try FFmpegTools.run("ffmpeg", [
+            "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-frames:v", "90",
+            "-pix_fmt", "yuv420p", "-y", clip.path,
+        ])
+        return clip
+    }
+
+    /// (pts, dts, keyframe) of each video packet of `file`, in file order, in milliseconds.
+    static func videoPackets(_ file: URL) throws -> [(pts: Int, dts: Int, key: Bool)] {
+        let text = String(decoding: try FFmpegTools.run("ffprobe", [
+            "-v", "error", "-select_streams", "v", "-show_entries", "packet=pts,dts,flags", "-of", "csv=p=0", file.path,
+        ]), as: UTF8.self)
+        return text.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count >= 3, let pts = Int(fields[0]), let dts = Int(fields[1]) else { return nil }
+            return (pts, dts, fields[2].hasPrefix("K"))
+        }
+    }
+
+    @Test func aClipThroughLibavcodecsLibx264ReachesNginxWholeWithMonotonicDTS() throws {
+        let server = try RTMPServer()
+        let dir = try Project.scratchDirectory("avcodec-stream")
+        let config = dir.appendingPathComponent("camcast.yaml")
+        try """
+            source:
+              type: file
+              file: "\(try Self.clip(in: dir).path)"
+              loop: false
+            encoder:
+              realtime: false
+              bframes: 2
+              bitrate_kbps: 600
+              keyframe_interval_seconds: 1
+            queue:
+              max_seconds: 10
+            audio:
+              source: none
+            outputs:
+              - url: \(server.url(app: "rec", name: Self.streamKey))
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let result = try ProcessRunner.run(
+            Project.camcastBinary.path, ["run", "--config", config.path, "--encoder", "avcodec:libx264"], timeout: 120)
+        try server.stop()  // nginx closes the recording
+        #expect(result.status == 0, "camcast failed: \(result.stderr)")
+        #expect(result.stderr.contains("encoder=avcodec:libx264"), "the log names the encoder: \(result.stderr)")
+        #expect(result.stderr.contains("dropped=0") && result.stderr.contains("discarded=0"), "\(result.stderr)")
+        // The frames the encoder took, from the stop summary: all 90 unless a loaded machine made
+        // the real-time source skip some (then the recording must hold exactly the rest).
+        let stopped = try #require(result.stderr.split(separator: "\n").first { $0.contains(" stopped ") && $0.contains(" frames=") })
+        let encoded = try #require(stopped.split(separator: " ").first { $0.hasPrefix("frames=") }.flatMap { Int($0.dropFirst(7)) })
+        #expect(encoded >= 45, "\(stopped)")
+        #expect(!result.stderr.contains(Self.streamKey), "the stream key leaked into the log")
+
+        let recording = server.recording(Self.streamKey)
+        let decoded = try FFmpegTools.result("ffmpeg", ["-nostdin", "-v", "error", "-xerror", "-i", recording.path, "-f", "null", "-"])
+        #expect(decoded.status == 0 && decoded.stderr.isEmpty, "ffmpeg -xerror: \(decoded.stderr)")
+        let counted = try FFmpegTools.run("ffprobe", [
+            "-v", "error", "-select_streams", "v", "-count_frames", "-show_entries", "stream=codec_name,nb_read_frames",
+            "-of", "csv=p=0", recording.path,
+        ])
+        #expect(String(decoding: counted, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "h264,\(encoded)")
+
+        let packets = try Self.videoPackets(recording)
+        #expect(packets.count == encoded)
+        let dts = packets.map(\.dts)
+        #expect(zip(dts, dts.dropFirst()).allSatisfy { $0 < $1 }, "dts must increase: \(dts)")
+        #expect(packets.contains { $0.pts > $0.dts }, "B-frames: some pictures are shown after they are decoded")
+        #expect(packets.allSatisfy { $0.pts >= $0.dts })
+        // IDRs once a second of capture time (1 s interval): at 0, 1 and 2 s, the first picture first.
+        let firstPTS = packets.map(\.pts).min() ?? 0
+        let keyframes = packets.filter(\.key).map { $0.pts - firstPTS }.sorted()
+        #expect(packets.first?.key == true)
+        #expect(keyframes.count == 3 && keyframes.first == 0, "keyframes at \(keyframes) ms")
+        #expect(zip(keyframes, keyframes.dropFirst()).allSatisfy { (967...1100).contains($1 - $0) }, "keyframes at \(keyframes) ms")
+    }
+
+    /// SIGHUP with another `encoder.backend`: a new session on the other encoder takes over, as a
+    /// codec change does; one that cannot open (no mem2mem device) fails the reload and leaves the
+    /// running encoder in place. The file decodes whole across the switch.
+    @Test func aReloadSwitchesTheEncoderAndAFailedOneKeepsTheRunningOne() throws {
+        let dir = try Project.scratchDirectory("avcodec-reload")
+        let config = dir.appendingPathComponent("camcast.yaml")
+        let file = dir.appendingPathComponent("out.flv")
+        func writeConfig(_ backend: String) throws {
+            try "source:\n  size: 320x240\nencoder:\n  backend: \(backend)\nstatus:\n  interval_seconds: 1\noutputs:\n  - path: \(file.path)\n"
+                .write(to: config, atomically: true, encoding: .utf8)
+        }
+        try writeConfig("auto")
+        let process = try Daemon.start(["run", "--config", config.path])
+        #expect(Daemon.waitForLog(process, "info ready"), "\(process.stderrSoFar)")
+
+        try writeConfig("avcodec:libx264")
+        process.signal(SIGHUP)
+        #expect(Daemon.waitForLog(process, "reload applied: encoder libx264 → avcodec:libx264 (new encoder session)"), "\(process.stderrSoFar)")
+        // Two status lines later the new encoder has been encoding for a second.
+        let statusLines = process.stderrSoFar.components(separatedBy: "info status ").count - 1
+        #expect(Daemon.waitForLog(process, "info status ", occurrences: statusLines + 2), "\(process.stderrSoFar)")
+
+        try writeConfig("avcodec:h264_v4l2m2m")
+        process.signal(SIGHUP)
+        #expect(Daemon.waitForLog(process, "reload failed: encoder avcodec:h264_v4l2m2m: "), "\(process.stderrSoFar)")
+        #expect(process.stderrSoFar.contains("Could not find a valid device"))
+        #expect(Daemon.isRunning(process), "a failed encoder switch keeps the running one")
+
+        process.signal(SIGTERM)
+        let result = try process.wait(timeout: 20)
+        #expect(result.status == 0, "\(result.stderr)")
+        let decoded = try FFmpegTools.result("ffmpeg", ["-nostdin", "-v", "error", "-xerror", "-i", file.path, "-f", "null", "-"])
+        #expect(decoded.status == 0 && decoded.stderr.isEmpty, "ffmpeg -xerror: \(decoded.stderr)")
+        let dts = try Self.videoPackets(file).map(\.dts)
+        #expect(dts.count >= 30 && zip(dts, dts.dropFirst()).allSatisfy { $0 < $1 }, "dts must increase: \(dts)")
+    }
+
+    /// This machine has no mem2mem encoder: the start fails at once, naming the encoder and
+    /// libavcodec's reason, and leaves nothing behind (no half-started daemon, no file).
+    @Test func aMem2memEncoderWithoutADeviceFailsToStartClearly() throws {
+        let dir = try Project.scratchDirectory("avcodec-no-device")
+        let file = dir.appendingPathComponent("out.flv")
+        let result = try ProcessRunner.run(
+            Project.camcastBinary.path,
+            ["run", "--source", "testpattern", "--encoder", "avcodec:h264_v4l2m2m", "--output", file.path, "--duration", "5"], timeout: 60)
+        #expect(result.status != 0 && result.status != 78, "a start failure, not a configuration problem: \(result.status)")
+        #expect(result.stderr.contains("libavcodec could not open avcodec:h264_v4l2m2m: Could not find a valid device"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: file.path), "the failed start left \(file.lastPathComponent)")
+        // check-config only knows the name is an H.264 encoder libavcodec has: not its problem.
+        let config = dir.appendingPathComponent("camcast.yaml")
+        try "encoder:\n  backend: avcodec:h264_v4l2m2m\noutputs:\n  - path: \(file.path)\n".write(to: config, atomically: true, encoding: .utf8)
+        let check = try ProcessRunner.run(Project.camcastBinary.path, ["check-config", config.path], timeout: 60)
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdout.contains("avcodec:h264_v4l2m2m"), "the summary names the encoder: \(check.stdout)")
+    }
+}
