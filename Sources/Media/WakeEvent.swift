@@ -43,7 +43,8 @@ public final class WakeEvent: Sendable {
 
     /// Blocks until `signal()` has been called (at any time before or during the wait).
     public func wait() {
-        while ceventfd_wait(fd, -1) <= 0 {}
+        // Round again only after a signal to the process (EINTR); a broken fd (a bug) must not spin.
+        while ceventfd_wait(fd, -1) == -1 && errno == EINTR {}
     }
 
     /// Blocks until `signal()` has been called or `milliseconds` have passed (-1: without end),
