@@ -6,7 +6,8 @@ import PackageDescription
 //   CamcastDaemon, started by `camcast`.
 // Each C library is wrapped by exactly one thin `C*` system-library module and imported by exactly
 // one Swift module (libavcodec by two: AudioEncoder's AAC, Encoder's avcodec video backend), always
-// `internal import`, so no C type reaches a public API. Media, FLV, RTMPAddress and Config are pure Swift.
+// `internal import`, so no C type reaches a public API. FLV and RTMPAddress are pure Swift; Media
+// links no C library (its one shim, CEventFD, is header-only).
 let package = Package(
     name: "camcast",
     platforms: [.macOS(.v15)],
@@ -30,6 +31,9 @@ let package = Package(
         // GnuTLS for rtmps:// (the handshake and certificate checks librtmp 2.4 does not do).
         .systemLibrary(name: "CGnuTLS", pkgConfig: "gnutls", providers: [.apt(["libgnutls28-dev"])]),
         .systemLibrary(name: "CV4L2", providers: [.apt(["linux-libc-dev"])]),
+        // eventfd(2) and ppoll(2), which Glibc's Swift module does not export: Media's WakeEvent,
+        // the lock-free wait that paces the sources and wakes the device loops.
+        .systemLibrary(name: "CEventFD", providers: [.apt(["libc6-dev"])]),
         .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         // Sound: ALSA capture, libswresample for a WAV whose rate or channels differ, and libavcodec's
@@ -44,8 +48,9 @@ let package = Package(
         // FreeType rasterises the overlay's glyphs (the clock and text burned into the picture).
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
 
-        // Pure value types shared by the stages: frames, pixel formats, timestamps.
-        .target(name: "Media"),
+        // Value types shared by the stages (frames, pixel formats, timestamps) and the threading
+        // they share: Lock, ConditionLock, WakeEvent (CEventFD), DedicatedThread, SourceThread.
+        .target(name: "Media", dependencies: ["CEventFD"]),
         // The one registry where every counter and gauge lives (atomics; pure Swift). The status line,
         // STATUS=, the stop summary, /status and /metrics all read it.
         .target(name: "Telemetry", dependencies: ["Media"]),
@@ -134,6 +139,8 @@ let package = Package(
         // FLV for the tests' FLV reader (the product only writes FLV).
         .target(name: "TestSupport", dependencies: ["Media", "FLV"], path: "Tests/TestSupport"),
 
+        // Media's threading without a stage: WakeEvent's waits, SourceThread's start, stop and pacing.
+        .testTarget(name: "MediaTests", dependencies: ["Media"]),
         .testTarget(name: "FLVTests", dependencies: ["FLV", "Media", "TestSupport"]),
         .testTarget(
             name: "EncoderTests",
@@ -189,7 +196,7 @@ let package = Package(
 // only the test targets whose tests it runs, with what they import: the other test targets would
 // about double that build for nothing.
 if Context.environment["CAMCAST_TSAN_BUILD"] == "1" {
-    package.targets.removeAll { $0.type == .test && !["EncoderTests", "CamcastDaemonTests"].contains($0.name) }
+    package.targets.removeAll { $0.type == .test && !["EncoderTests", "CamcastDaemonTests", "MediaTests"].contains($0.name) }
 }
 
 // The lock-counting build (scripts/bench --sections locks; CAMCAST_LOCK_COUNTING=1, in its own

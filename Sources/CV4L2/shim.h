@@ -7,7 +7,6 @@
 #include <linux/videodev2.h>
 #include <poll.h>
 #include <unistd.h>
-#include <sys/eventfd.h>
 
 // The VIDIOC_* request codes are function-like macros (_IOWR(...)), which Swift cannot expand, so
 // each gets a function returning it.

@@ -127,7 +127,7 @@ public enum CamcastRunner {
             // A timer, not a way to wait: nothing blocks on it. It runs on libdispatch's own
             // threads (the ones the async runtime itself stands on), so it fires even when the
             // stop it bounds has blocked the cooperative pool or a stage thread — a Task.sleep
-            // could not; a thread of our own sleeping on a WakeSignal would do the same with
+            // could not; a thread of our own sleeping on a WakeEvent would do the same with
             // more code.
             DispatchQueue.global().asyncAfter(deadline: .now() + stopBoundSeconds) {
                 printError("error: did not stop within \(Int(stopBoundSeconds)) s; exiting")

@@ -68,8 +68,7 @@ extension V4L2CaptureLoop {
             return
         }
         // Sleep until the next slot or reopen attempt; stop() wakes us through the eventfd.
-        let milliseconds = Self.pollMilliseconds(from: now, until: min(nextPlaceholder, nextReopen))
-        wake.wait(milliseconds: max(1, milliseconds))
+        wake.wait(until: min(nextPlaceholder, nextReopen))
     }
 
     /// Sends the placeholder due at `nextPlaceholder` and moves the clock on; returns the frame

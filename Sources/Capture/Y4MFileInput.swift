@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import Media
-import V4L2
 
 /// A .y4m file, or standard input for the path `-`, read with plain read(2).
 ///
@@ -55,9 +54,7 @@ public final class Y4MFileInput: Y4MByteInput, Sendable {
 
     /// Lets reads wait again after `interrupt`.
     public func resume() {
-        guard let wake else { return }
-        var count: UInt64 = 0
-        _ = withUnsafeMutableBytes(of: &count) { Glibc.read(wake.fd, $0.baseAddress, 8) }
+        wake?.reset()
     }
 
     /// Waits until the descriptor is readable; throws `.interrupted` once `interrupt` was called.

@@ -3,9 +3,13 @@ import Glibc
 #endif
 
 /// A mutex with one condition variable whose timed waits run on CLOCK_MONOTONIC: the one way a
-/// Camcast thread waits for another (a queue for its next packet, a pacing source for its next
-/// deadline). Deadlines are absolute on the clock frames are stamped with, so they neither drift
-/// nor jump with the wall clock.
+/// Camcast thread waits for state another thread changes (a queue for its next packet, a hand-off
+/// for its value). Deadlines are absolute on the clock frames are stamped with, so they neither
+/// drift nor jump with the wall clock.
+///
+/// A wait that guards no state — a source pacing itself to its next deadline, a watchdog's sleep
+/// between samples, a device loop's poll — waits on a `WakeEvent` instead: one kernel wait and no
+/// mutex, where this takes its mutex for the wait and again on each wake-up.
 ///
 /// The state it guards is the owner's, read and written only between `lock()` and `unlock()`
 /// (or inside `withLock`). Never hold it across a call into another stage or across I/O.

@@ -6,8 +6,10 @@ import Synchronization
 public final class SourceThread<Failure: Error>: Sendable {
     private let running = Atomic<Bool>(false)
     private let thread = Lock<DedicatedThread?>(nil)
-    /// Raised by `stop` so a loop waiting for its next deadline ends at once.
-    private let wake = WakeSignal()
+    /// Signalled by `stop` so a loop waiting for its next deadline ends at once. Made by the first
+    /// `start` (an eventfd can fail, which a start reports) and kept for later ones; read without a
+    /// lock, so a pacing wait takes none (see `WakeEvent` for why pacing does not use `ConditionLock`).
+    private let wake = AtomicLazyReference<WakeEvent>()
     private let alreadyStarted: Failure
     private let threadStartFailed: @Sendable (Int32) -> Failure
 
@@ -25,7 +27,13 @@ public final class SourceThread<Failure: Error>: Sendable {
         guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
             throw alreadyStarted
         }
-        wake.reset()
+        do {
+            // Out of file descriptors, the thread could not wait for its stop: it does not start.
+            try wakeEvent().reset()
+        } catch {
+            running.store(false, ordering: .releasing)
+            throw threadStartFailed(error.errno)
+        }
         do {
             let started = try DedicatedThread(body)
             thread.withLock { $0 = started }
@@ -35,10 +43,15 @@ public final class SourceThread<Failure: Error>: Sendable {
         }
     }
 
+    private func wakeEvent() throws(SystemCallError) -> WakeEvent {
+        if let made = wake.load() { return made }
+        return wake.storeIfNil(try WakeEvent())
+    }
+
     /// Asks the loop to end and waits for it; the loop delivers nothing after this returns.
     public func stop() {
         running.store(false, ordering: .releasing)
-        wake.raise()
+        wake.load()?.signal()
         let started = thread.withLock { current -> DedicatedThread? in
             defer { current = nil }
             return current
@@ -50,6 +63,7 @@ public final class SourceThread<Failure: Error>: Sendable {
     /// Returns true when the deadline came and the loop should go on, false once stopped.
     /// Absolute deadlines do not drift with the time spent rendering or encoding between frames.
     public func wait(until deadline: MonotonicTime) -> Bool {
-        !wake.wait(until: deadline) && isRunning
+        guard let event = wake.load() else { return false }
+        return !event.wait(until: deadline) && isRunning
     }
 }

@@ -46,7 +46,7 @@ public enum SystemCall {
     }
 
     /// Sleeps for `nanoseconds` on CLOCK_MONOTONIC, whatever signals arrive meanwhile.
-    /// For a sleep that must end early on request, wait on a `WakeSignal` instead.
+    /// For a sleep that must end early on request, wait on a `WakeEvent` instead.
     public static func sleep(nanoseconds: UInt64) {
         guard nanoseconds > 0 else { return }
         sleep(until: MonotonicTime.now().adding(nanoseconds: nanoseconds))

@@ -46,12 +46,11 @@ package final class ContainerWriter: Sendable {
     private let name: String
     private let logger: Logger
     private let requestKeyframe: @Sendable () -> Void
-    private let thread = Lock<DedicatedThread?>(nil)
+    /// The writer thread and the event it signals when it has ended the file (made by `start`).
+    private let thread = Lock<(thread: DedicatedThread, done: WakeEvent)?>(nil)
     /// How the thread ends the file once the queue is closed and drained.
     private let ending = Lock<ContainerEnding>(.abandon)
     private let phase = Atomic<Phase>(.opening)
-    /// Raised by the thread when it has ended the file.
-    private let done = WakeSignal()
     /// Pictures written to the file.
     package let sentFrames = Atomic<Int>(0)
 
@@ -80,9 +79,11 @@ package final class ContainerWriter: Sendable {
         // Nothing waits for a file that is not open: no frames held, no keyframes asked for.
         queue.suspend()
         let started: DedicatedThread
+        let done: WakeEvent
         do {
+            done = try WakeEvent()
             started = try DedicatedThread { [self] in
-                defer { done.raise() }
+                defer { done.signal() }
                 guard let file = self.open(open, opening: opening, onOpened: onOpened, onFailure: onFailure) else { return }
                 while let packet = queue.pop() {
                     let now = phase.load(ordering: .acquiring)
@@ -99,9 +100,10 @@ package final class ContainerWriter: Sendable {
                 file.end(phase.load(ordering: .acquiring) == .abandoned ? .abandon : ending.withLock { $0 })
             }
         } catch {
-            throw OutputFailure(output: name, reason: error.description)
+            // eventfd or pthread_create refused (out of descriptors or threads), in the system's words.
+            throw OutputFailure(output: name, reason: "\(error)")
         }
-        thread.withLock { $0 = started }
+        thread.withLock { $0 = (started, done) }
         switch opening.value(within: patienceSeconds, leaving: onDelay) {
         case .success: return .opened
         case .failure(let failure):
@@ -161,7 +163,7 @@ package final class ContainerWriter: Sendable {
     package func stop(_ ending: ContainerEnding, drainSeconds: Double) -> Bool {
         self.ending.withLock { $0 = ending }
         queue.close()
-        guard let started = thread.withLock({ current -> DedicatedThread? in
+        guard let (started, done) = thread.withLock({ current -> (DedicatedThread, WakeEvent)? in
             defer { current = nil }
             return current
         }) else { return true }

@@ -8,7 +8,7 @@ extension RTMPOutput {
     /// The watchdog thread: cuts the live connection once it has made no progress for the send
     /// timeout (see `StallDetector`). The publisher thread, blocked in a send or about to start
     /// one, then sees the failure and reconnects.
-    func watch() {
+    func watch(until publisherEnded: WakeEvent) {
         var detector = StallDetector(timeoutNanoseconds: UInt64(max(1, options.sendTimeoutSeconds)) * 1_000_000_000)
         var watched: ObjectIdentifier?
         // A sample every interval until the publisher thread ends, which ends the sleep at once.

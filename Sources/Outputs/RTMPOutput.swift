@@ -39,10 +39,11 @@ package final class RTMPOutput: StreamOutput {
     /// Everything about where the output is in its life.
     let state = Lock(RTMPOutputState.idle)
     private let threads = Lock<[DedicatedThread]>([])
-    /// Raised once, when the publisher thread ends (after its last close): `finish` waits on it
-    /// (bounded), and it ends the watchdog's sleep at once rather than at its next sample. Media's
-    /// one way to wait; it stays raised, so a second `finish` sees it too.
-    let publisherEnded = WakeSignal()
+    /// Signalled once, when the publisher thread ends (after its last close): `finish` waits on it
+    /// (bounded), and it ends the watchdog's sleep at once rather than at its next sample, a sleep
+    /// that takes no lock (`WakeEvent`). Made by `open` (an eventfd can fail, which `open` reports);
+    /// it stays signalled, so a second `finish` sees it too.
+    let publisherEnded = AtomicLazyReference<WakeEvent>()
     /// Stream time (ms) of the end-of-sequence tag, set by `finish`.
     let endTime = Atomic<Int64>(0)
     /// When a stop's drain must end (monotonic ns; 0 until `finish`): the publisher checks it per
@@ -128,18 +129,19 @@ package final class RTMPOutput: StreamOutput {
         // keyframes into the other outputs' streams.
         queue.askForKeyframes(false)
         do {
+            let ended = publisherEnded.storeIfNil(try WakeEvent())
             let publisher = try DedicatedThread { [self] in
                 publish()
-                publisherEnded.raise()
+                ended.signal()
             }
             threads.withLock { $0.append(publisher) }
-            let watchdog = try DedicatedThread { [self] in watch() }
+            let watchdog = try DedicatedThread { [self] in watch(until: ended) }
             threads.withLock { $0.append(watchdog) }
         } catch {
             // No thread ran, so no publisher was made that the stop would hand back to close.
             _ = state.withLock { $0.stop(deadline: 0) }
             queue.close()
-            throw OutputFailure(output: name, reason: error.description)
+            throw OutputFailure(output: name, reason: "\(error)")
         }
     }
 
@@ -169,7 +171,9 @@ package final class RTMPOutput: StreamOutput {
         // A drain may overrun its deadline by one blocked send, which the watchdog cuts after
         // the send timeout; anything else ends within a moment.
         let bound = draining ? max(0, drainSeconds) + Double(max(1, options.sendTimeoutSeconds)) : 0.5
-        if publisherEnded.wait(until: MonotonicTime.now().adding(nanoseconds: UInt64(bound * 1e9))) {
+        // Never opened: no thread ran, nothing to wait for.
+        let ended = publisherEnded.load()?.wait(until: MonotonicTime.now().adding(nanoseconds: UInt64(bound * 1e9))) ?? true
+        if ended {
             joinThreads()
         } else {
             logger.warning("RTMP output still inside librtmp; leaving it to close by itself", metadata: ["url": "\(url)"])

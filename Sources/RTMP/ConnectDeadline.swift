@@ -17,7 +17,7 @@ final class ConnectDeadline: Sendable {
         let nanoseconds = Int(clamping: ContinuousClock.now.duration(to: deadline).clampedNanoseconds)
         // A timer, not a way to wait: the publisher thread blocks in librtmp, not here, and the
         // callback only shuts the socket down. libdispatch's timer needs no thread parked per
-        // attempt (a WakeSignal would: one thread sleeping out each connect timeout).
+        // attempt (a WakeEvent would: one thread sleeping out each connect timeout).
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
             state.withLock { state in
                 guard state.socket >= 0 else { return }

@@ -12,7 +12,7 @@ struct ALSALoopbackTests {
     static let format = AudioFormat(sampleRate: 48_000, channels: 1)
 
     static func sleep(_ seconds: Double) {
-        _ = WakeSignal().wait(until: MonotonicTime.now().adding(nanoseconds: UInt64(seconds * 1e9)))
+        SystemCall.sleep(nanoseconds: UInt64(seconds * 1e9))
     }
 
     /// Samples delivered after `index` (an arrival count), as −1...1.

@@ -48,18 +48,6 @@ import Glibc
         #expect(read == bytes)
     }
 
-    @Test func aWaitOnAWakeSignalEndsWhenRaisedOrAtItsDeadline() {
-        let signal = WakeSignal()
-        let soon = MonotonicTime.now().adding(nanoseconds: 20_000_000)
-        #expect(signal.wait(until: soon) == false)
-        #expect(MonotonicTime.now() >= soon)
-        signal.raise()
-        let far = MonotonicTime.now().adding(nanoseconds: 60_000_000_000)
-        #expect(signal.wait(until: far) == true)
-        signal.reset()
-        #expect(signal.isRaised == false)
-    }
-
     /// Every error a user reads names the failure in the system's words, not only its number
     /// (defect: "errno 30").
     @Test func captureErrorsSayTheSystemsWords() {

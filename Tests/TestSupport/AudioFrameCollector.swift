@@ -33,7 +33,7 @@ public final class AudioFrameCollector: Sendable {
         let deadline = MonotonicTime.now().adding(nanoseconds: UInt64(timeout * 1e9))
         while self.count < count {
             if MonotonicTime.now() > deadline { return false }
-            _ = WakeSignal().wait(until: MonotonicTime.now().adding(nanoseconds: 10_000_000))
+            SystemCall.sleep(nanoseconds: 10_000_000)
         }
         return true
     }

@@ -31,24 +31,4 @@ import V4L2
         #expect(V4L2Device.pixelFormat(fourCC: PixelFormat.mjpeg.fourCC) == .mjpeg)
         #expect(V4L2Device.pixelFormat(fourCC: 0x3436_3248) == nil)  // "H264": not a format Camcast captures
     }
-
-    /// A device loop polls the wake event beside the device: a signal given before the wait still
-    /// ends it (an eventfd counts), and its fd then reads as ready to poll(2).
-    @Test func aWakeSignalledBeforeTheWaitEndsIt() throws {
-        let wake = try WakeEvent()
-        wake.signal()
-        var fds = [pollfd(fd: wake.fd, events: Int16(POLLIN), revents: 0)]
-        #expect(poll(&fds, 1, 0) == 1)
-        wake.wait()
-        #expect(wake.wait(milliseconds: 0))
-    }
-
-    /// A capture loop riding out a lost camera sleeps on the wake event until its next slot: without
-    /// a signal the wait lasts its timeout and says so.
-    @Test func anUnsignalledTimedWaitLastsItsTimeout() throws {
-        let wake = try WakeEvent()
-        let start = MonotonicTime.now()
-        #expect(!wake.wait(milliseconds: 30))
-        #expect(MonotonicTime.now().nanoseconds(since: start) >= 25_000_000)
-    }
 }
