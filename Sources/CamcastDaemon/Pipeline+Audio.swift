@@ -7,7 +7,7 @@ extension Pipeline {
     /// settings fail before anything starts. Packets go to `interleaver` (made for runs with
     /// sound) until the run stops: the sound ends with the picture, not a teardown later.
     func makeAudioStage(
-        stop: StopSignal, streamStart: Int64, interleaver: PacketInterleaver?
+        stop: StopSignal, streamStart: Int64, interleaver: PacketInterleaver?, requestKeyframe: @escaping @Sendable () -> Void
     ) throws -> AudioStage? {
         guard let interleaver else { return nil }
         guard let audio = settings.audio else { return nil }
@@ -22,7 +22,16 @@ extension Pipeline {
             deliver: { packets, next in
                 interleaver.push(stop.hasFired ? [] : packets, announcing: next.map { (.audio, $0) })
             },
-            onFailure: { reason in stop.fire(.failed(.encoderFailed(reason))) })
+            onFailure: { reason in stop.fire(.failed(.encoderFailed(reason))) },
+            encoderChanging: { [logger] audio in
+                // A lower sample rate: longer AAC frames, so the sound comes later after its
+                // instant; the pictures take the longer delay at a keyframe asked for now.
+                let delay = PacketInterleaver.presentationDelay(sampleRate: audio.format.sampleRate)
+                guard let before = interleaver.raisePresentationDelay(to: delay) else { return }
+                requestKeyframe()
+                logger.info(
+                    "presentation delay raised", metadata: ["from_ms": "\(before)", "to_ms": "\(delay)", "sample_rate": "\(audio.format.sampleRate)"])
+            })
     }
 
     /// The stop summary's audio figures.

@@ -55,18 +55,22 @@ public struct Pipeline: Service {
                 output.write(contentsOf: batch)
             }
         }
-        let presentationDelay = settings.audio.map { PacketInterleaver.presentationDelay(sampleRate: $0.format.sampleRate) } ?? 0
         let interleaver: PacketInterleaver?
         do {
             // Pictures decode ahead of their showing by the AAC delay, so they need not wait for
-            // the audio of their instant (PacketOrder).
-            interleaver = settings.audio == nil ? nil : try PacketInterleaver(presentationDelayMilliseconds: presentationDelay, deliver: fromInterleaver)
+            // the audio of their instant (PacketOrder; a reload to a lower sample rate raises it).
+            interleaver = try settings.audio.map {
+                try PacketInterleaver(
+                    presentationDelayMilliseconds: PacketInterleaver.presentationDelay(sampleRate: $0.format.sampleRate), deliver: fromInterleaver)
+            }
         } catch {
             throw PipelineError.encoderFailed("audio: \(error)")
         }
         // Its thread ends when the run does, whichever way.
         defer { interleaver?.close() }
-        let audio = try makeAudioStage(stop: stop, streamStart: streamStart, interleaver: interleaver)
+        let audio = try makeAudioStage(stop: stop, streamStart: streamStart, interleaver: interleaver) {
+            stagesBox.load()?.encoder.requestKeyframe()
+        }
 
         // The session calls this after releasing its lock: writes, muxing and queueing here
         // never hold up a keyframe request or a reconfiguration. A session a codec change opens
@@ -102,7 +106,7 @@ public struct Pipeline: Service {
             settings: settings, encoder: encoder, stop: stop, latency: latency, encoderOutput: handlePicture
         ) {
             // Where a closed output's end-of-sequence goes: after the last picture's showing.
-            assembler.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) + presentationDelay
+            assembler.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) + (interleaver?.presentationDelay ?? 0)
         }
         _ = stagesBox.storeIfNil(stages)
         // The session in force at the end (a codec change replaces it).
@@ -227,7 +231,7 @@ public struct Pipeline: Service {
                 logger.warning("encoder flush failed", metadata: ["error": "\(error)"])
             }
             interleaver?.flush()
-            let end = assembler.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) + presentationDelay
+            let end = assembler.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) + (interleaver?.presentationDelay ?? 0)
             let all = stages.currentOutputs + stages.failedOutputs.withLock { $0 }
             for output in all {
                 output.finish(endTime: end, drainSeconds: settings.stopDrainSeconds)

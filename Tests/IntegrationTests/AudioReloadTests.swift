@@ -34,4 +34,50 @@ struct AudioReloadTests {
         let share = 2 * Goertzel.power(of: after, at: 1000, sampleRate: 48000) / max(Goertzel.meanSquare(after), 1e-12)
         #expect(share > 0.95 && Goertzel.meanSquare(after) > 0.05, "the tone after the reload: share \(share)")
     }
+
+    /// A reload from 48 kHz to 8 kHz: an AAC frame then lasts 128 ms, so the encoder hands out the
+    /// sound of an instant 384 ms after it, not 64. Pictures must not wait in the interleaver for
+    /// it (the presentation delay grows to three of the new frames at a keyframe), and nginx-rtmp's
+    /// recording must show rising timestamps in both tracks, the sound at its new rate to the end.
+    @Test func aReloadToALowerSampleRateKeepsThePicturesFlowing() throws {
+        let server = try RTMPServer()
+        let dir = try Project.scratchDirectory("audio-rate-reload")
+        let config = dir.appendingPathComponent("camcast.yaml")
+        let key = "rAtE-kEy-8000"
+        let head = "source:\n  size: 320x180\n  fps: 30\noutputs:\n  - url: \(server.url(app: "rec", name: key))\naudio:\n  source: silent\n"
+        try head.write(to: config, atomically: true, encoding: .utf8)
+        let process = try Daemon.start(["run", "--config", config.path, "--duration", "9"])
+        #expect(Daemon.waitForLog(process, "info ready"), "\(process.stderrSoFar)")
+        usleep(2_000_000)
+        try (head + "  sample_rate: 8000\n").write(to: config, atomically: true, encoding: .utf8)
+        process.signal(SIGHUP)
+        #expect(Daemon.waitForLog(process, "reload applied: audio silent (48000 Hz", timeout: 10), "\(process.stderrSoFar)")
+        let result = try process.wait(timeout: 40)
+        try server.stop()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains(key), "the stream key leaked into the log")
+
+        // Capture → socket: most of the run is after the reload; a picture held for the 8 kHz
+        // sound would be 190–320 ms late.
+        let p50 = CamcastLog.value("latency_p50_ms", in: result.stderr).flatMap(Double.init)
+        #expect((p50 ?? .infinity) < 120, "capture → socket p50 \(p50.map { "\($0)" } ?? "missing") ms: pictures wait for the sound")
+        #expect(CamcastLog.value("audio_late", in: result.stderr) == "0", "audio moved up behind the pictures: \(result.stderr)")
+
+        let recording = server.recording(key)
+        #expect(try AudioProbe.decodeErrors(recording) == "", "the recording does not decode cleanly")
+        let packets = try RecordedPackets(recording)
+        for track in [packets.video, packets.audio] {
+            let backwards = zip(track, track.dropFirst()).filter { $0.dts >= $1.dts }
+            #expect(backwards.isEmpty, "decode times not rising: \(backwards.prefix(3))")
+        }
+        // The pictures' composition offset: three AAC frames at 48 kHz, then, from a keyframe on,
+        // three at 8 kHz; never back.
+        let offsets = packets.video.map { $0.pts - $0.dts }
+        let change = offsets.firstIndex(of: 384)
+        #expect(offsets.first == 64 && change.map { offsets[..<$0].allSatisfy { $0 == 64 } } == true, "\(Set(offsets))")
+        #expect(change.map { packets.video[$0].isKeyframe && offsets[$0...].allSatisfy { $0 == 384 } } == true, "\(Set(offsets))")
+        // The sound after the reload at its new rate.
+        let rates = try RecordedPackets.audioFrameRates(recording)
+        #expect(rates.first == 48000 && rates.last == 8000 && rates.count > 30, "\(rates.count) audio frames, \(Set(rates))")
+    }
 }
