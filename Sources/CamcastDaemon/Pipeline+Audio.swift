@@ -5,9 +5,12 @@ import Media
 extension Pipeline {
     /// The audio stage for `settings.audio` (nil for none), its encoder checked now so that bad
     /// settings fail before anything starts. Packets go to `interleaver` (made for runs with
-    /// sound) until the run stops: the sound ends with the picture, not a teardown later.
+    /// sound); once the run stops, only those that start before `soundEnd` (stream ms): the sound
+    /// ends with the picture, not a teardown later, and the encoder's last frames, which it hands
+    /// out only at its flush (three frames: 384 ms at 8 kHz), are not lost.
     func makeAudioStage(
-        stop: StopSignal, streamStart: Int64, interleaver: PacketInterleaver?, requestKeyframe: @escaping @Sendable () -> Void
+        stop: StopSignal, streamStart: Int64, interleaver: PacketInterleaver?, soundEnd: @escaping @Sendable () -> Int64,
+        requestKeyframe: @escaping @Sendable () -> Void
     ) throws -> AudioStage? {
         guard let interleaver else { return nil }
         guard let audio = settings.audio else { return nil }
@@ -20,7 +23,9 @@ extension Pipeline {
             settings: audio, logger: logger, startMilliseconds: streamStart,
             // An encode's packets and the next one's time go in under one take of its lock.
             deliver: { packets, next in
-                interleaver.push(stop.hasFired ? [] : packets, announcing: next.map { (.audio, $0) })
+                guard stop.hasFired else { return interleaver.push(packets, announcing: next.map { (.audio, $0) }) }
+                let end = soundEnd()
+                interleaver.push(packets.filter { $0.dts < end }, announcing: nil)
             },
             onFailure: { reason in stop.fire(.failed(.encoderFailed(reason))) },
             encoderChanging: { [logger] audio in

@@ -35,6 +35,10 @@ public struct Pipeline: Service {
         let streamStart = DebugStreamOrigin.fromEnvironment()
         let assembler = MediaPacketAssembler(originMilliseconds: streamStart)
         let lastCaptureTime = Atomic<Int64>(0)
+        // The capture time (ms) of the last frame handed to the encoder: the stream's sound ends
+        // where that picture's showing does.
+        let lastFrameHandedOn = Atomic<Int64>(0)
+        let frameMilliseconds = Int64(settings.encoder.frameRate.frameIntervalNanoseconds / 1_000_000)
         // The stages, set once when they exist (no lock: every picture and batch reads it); the
         // encoder's callback reaches outputs only through it.
         let stagesBox = AtomicLazyReference<PipelineStages>()
@@ -68,9 +72,10 @@ public struct Pipeline: Service {
         }
         // Its thread ends when the run does, whichever way.
         defer { interleaver?.close() }
-        let audio = try makeAudioStage(stop: stop, streamStart: streamStart, interleaver: interleaver) {
-            stagesBox.load()?.encoder.requestKeyframe()
-        }
+        let audio = try makeAudioStage(
+            stop: stop, streamStart: streamStart, interleaver: interleaver,
+            soundEnd: { assembler.streamTime(ofCaptureTime: lastFrameHandedOn.load(ordering: .relaxed)) + frameMilliseconds },
+            requestKeyframe: { stagesBox.load()?.encoder.requestKeyframe() })
 
         // The session calls this after releasing its lock: writes, muxing and queueing here
         // never hold up a keyframe request or a reconfiguration. A session a codec change opens
@@ -161,6 +166,7 @@ public struct Pipeline: Service {
                 }
             }
             guard !stop.hasFired else { return }
+            lastFrameHandedOn.store(frame.timestamp.milliseconds, ordering: .relaxed)
             counters.framesCaptured.add(1, ordering: .relaxed)
             if !wallClockLogged.exchange(true, ordering: .relaxed) { Self.logFirstCapture(frame, logger: logger) }
             do {

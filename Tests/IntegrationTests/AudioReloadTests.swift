@@ -79,5 +79,8 @@ struct AudioReloadTests {
         // The sound after the reload at its new rate.
         let rates = try RecordedPackets.audioFrameRates(recording)
         #expect(rates.first == 48000 && rates.last == 8000 && rates.count > 30, "\(rates.count) audio frames, \(Set(rates))")
+        // Both tracks to the end: the 8 kHz encoder's last three frames (384 ms) go out at its flush.
+        let ends = (video: packets.video.last?.pts ?? 0, audio: (packets.audio.last?.pts ?? 0) + 128)
+        #expect(abs(ends.video - ends.audio) <= 200, "the pictures end at \(ends.video) ms, the sound at \(ends.audio) ms")
     }
 }
