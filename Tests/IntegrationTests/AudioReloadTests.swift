@@ -6,22 +6,30 @@ import Testing
 /// source: silence before, the WAV's 1 kHz tone after, one file, the video never interrupted.
 @Suite(.serialized, .enabled(if: Environment.rtmpIntegrationEnabled, Environment.rtmpSkipReason))
 struct AudioReloadTests {
+    /// Runs camcast for `seconds` on `config + from`, reloads to `config + to` after `reloadAfter`
+    /// seconds of streaming, waits for the `applied` log line and for the end of the run.
+    static func runReloading(
+        in dir: URL, config: String, from: String, to: String, seconds: Int, reloadAfter: UInt32, applied: String
+    ) throws -> ProcessResult {
+        let file = dir.appendingPathComponent("camcast.yaml")
+        try (config + from).write(to: file, atomically: true, encoding: .utf8)
+        let process = try Daemon.start(["run", "--config", file.path, "--duration", "\(seconds)"])
+        #expect(Daemon.waitForLog(process, "info ready"), "\(process.stderrSoFar)")
+        usleep(reloadAfter * 1_000_000)
+        try (config + to).write(to: file, atomically: true, encoding: .utf8)
+        process.signal(SIGHUP)
+        #expect(Daemon.waitForLog(process, applied, timeout: 10), "\(process.stderrSoFar)")
+        return try process.wait(timeout: Double(seconds) + 30)
+    }
+
     @Test func aReloadSwitchesSilenceForAToneWithoutStoppingTheVideo() throws {
         let dir = try Project.scratchDirectory("audio-reload")
         let wav = try AudioStreamTests.tone(in: dir)
         let output = dir.appendingPathComponent("out.flv")
-        let config = dir.appendingPathComponent("camcast.yaml")
-        let head = "source:\n  size: 320x180\n  fps: 30\noutputs:\n  - path: \(output.path)\n"
-        try (head + "audio:\n  source: silent\n").write(to: config, atomically: true, encoding: .utf8)
-        let process = try Daemon.start(["run", "--config", config.path, "--duration", "8"])
-        #expect(Daemon.waitForLog(process, "info ready"), "\(process.stderrSoFar)")
-        usleep(3_000_000)
-
-        try (head + "audio:\n  source: file\n  file: \(wav.path)\n").write(to: config, atomically: true, encoding: .utf8)
-        process.signal(SIGHUP)
-        #expect(Daemon.waitForLog(process, "reload applied: audio silent", timeout: 10), "\(process.stderrSoFar)")
-
-        let result = try process.wait(timeout: 30)
+        let result = try Self.runReloading(
+            in: dir, config: "source:\n  size: 320x180\n  fps: 30\noutputs:\n  - path: \(output.path)\naudio:\n",
+            from: "  source: silent\n", to: "  source: file\n  file: \(wav.path)\n", seconds: 8, reloadAfter: 3,
+            applied: "reload applied: audio silent")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try AudioProbe.decodeErrors(output) == "")
         let video = try ProbedVideo.probe(output)
@@ -42,17 +50,10 @@ struct AudioReloadTests {
     @Test func aReloadToALowerSampleRateKeepsThePicturesFlowing() throws {
         let server = try RTMPServer()
         let dir = try Project.scratchDirectory("audio-rate-reload")
-        let config = dir.appendingPathComponent("camcast.yaml")
         let key = "rAtE-kEy-8000"
-        let head = "source:\n  size: 320x180\n  fps: 30\noutputs:\n  - url: \(server.url(app: "rec", name: key))\naudio:\n  source: silent\n"
-        try head.write(to: config, atomically: true, encoding: .utf8)
-        let process = try Daemon.start(["run", "--config", config.path, "--duration", "9"])
-        #expect(Daemon.waitForLog(process, "info ready"), "\(process.stderrSoFar)")
-        usleep(2_000_000)
-        try (head + "  sample_rate: 8000\n").write(to: config, atomically: true, encoding: .utf8)
-        process.signal(SIGHUP)
-        #expect(Daemon.waitForLog(process, "reload applied: audio silent (48000 Hz", timeout: 10), "\(process.stderrSoFar)")
-        let result = try process.wait(timeout: 40)
+        let result = try Self.runReloading(
+            in: dir, config: "source:\n  size: 320x180\n  fps: 30\noutputs:\n  - url: \(server.url(app: "rec", name: key))\naudio:\n  source: silent\n",
+            from: "", to: "  sample_rate: 8000\n", seconds: 9, reloadAfter: 2, applied: "reload applied: audio silent (48000 Hz")
         try server.stop()
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains(key), "the stream key leaked into the log")
