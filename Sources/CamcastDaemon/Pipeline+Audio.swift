@@ -9,7 +9,7 @@ extension Pipeline {
     /// ends with the picture, not a teardown later, and the encoder's last frames, which it hands
     /// out only at its flush (three frames: 384 ms at 8 kHz), are not lost.
     func makeAudioStage(
-        stop: StopSignal, streamStart: Int64, interleaver: PacketInterleaver?, soundEnd: @escaping @Sendable () -> Int64,
+        stop: StopSignal, assembler: MediaPacketAssembler, interleaver: PacketInterleaver?, soundEnd: @escaping @Sendable () -> Int64,
         requestKeyframe: @escaping @Sendable () -> Void
     ) throws -> AudioStage? {
         guard let interleaver else { return nil }
@@ -20,7 +20,7 @@ extension Pipeline {
             throw PipelineError.encoderFailed("audio: \(error)")
         }
         return AudioStage(
-            settings: audio, logger: logger, startMilliseconds: streamStart,
+            settings: audio, logger: logger, startMilliseconds: assembler.startMilliseconds,
             // An encode's packets and the next one's time go in under one take of its lock.
             deliver: { packets, next in
                 guard stop.hasFired else { return interleaver.push(packets, announcing: next.map { (.audio, $0) }) }
@@ -32,11 +32,25 @@ extension Pipeline {
                 // A lower sample rate: longer AAC frames, so the sound comes later after its
                 // instant; the pictures take the longer delay at a keyframe asked for now.
                 let delay = PacketInterleaver.presentationDelay(sampleRate: audio.format.sampleRate)
-                guard let before = interleaver.raisePresentationDelay(to: delay) else { return }
-                requestKeyframe()
-                logger.info(
-                    "presentation delay raised", metadata: ["from_ms": "\(before)", "to_ms": "\(delay)", "sample_rate": "\(audio.format.sampleRate)"])
+                if let before = interleaver.raisePresentationDelay(to: delay) {
+                    requestKeyframe()
+                    logger.info(
+                        "presentation delay raised",
+                        metadata: ["from_ms": "\(before)", "to_ms": "\(delay)", "sample_rate": "\(audio.format.sampleRate)"])
+                }
+                interleaver.announce(.audio, next: Self.firstTimeOfNewEncoder(audio, assembler: assembler))
             })
+    }
+
+    /// The earliest stream time (ms) the packets of an audio encoder opened now can have: its
+    /// source starts after this, and the encoder's first (priming) packet lies one frame before
+    /// the first sample. Announced, it lets the pictures go on while the new encoder fills its
+    /// first frames (three: 384 ms at 8 kHz, longer than the interleaver's window); they used
+    /// to wait up to the window, once per reload.
+    static func firstTimeOfNewEncoder(_ audio: AudioSettings, assembler: MediaPacketAssembler) -> Int64 {
+        let frameMilliseconds = Int64((1024 * 1000 + audio.format.sampleRate - 1) / audio.format.sampleRate)
+        // A millisecond more: the packet's time is rounded down from nanoseconds.
+        return assembler.streamTime(ofCaptureTime: MonotonicTime.now().milliseconds) - frameMilliseconds - 1
     }
 
     /// The stop summary's audio figures.

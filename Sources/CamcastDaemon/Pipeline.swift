@@ -73,7 +73,7 @@ public struct Pipeline: Service {
         // Its thread ends when the run does, whichever way.
         defer { interleaver?.close() }
         let audio = try makeAudioStage(
-            stop: stop, streamStart: streamStart, interleaver: interleaver,
+            stop: stop, assembler: assembler, interleaver: interleaver,
             soundEnd: { assembler.streamTime(ofCaptureTime: lastFrameHandedOn.load(ordering: .relaxed)) + frameMilliseconds },
             requestKeyframe: { stagesBox.load()?.encoder.requestKeyframe() })
 
