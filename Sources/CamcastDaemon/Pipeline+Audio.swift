@@ -29,11 +29,13 @@ extension Pipeline {
             },
             onFailure: { reason in stop.fire(.failed(.encoderFailed(reason))) },
             encoderChanging: { [logger] audio in
+                // A keyframe soon: where the pictures take a raised delay, and where a recording
+                // starts a segment for the sound's new format.
+                requestKeyframe()
                 // A lower sample rate: longer AAC frames, so the sound comes later after its
-                // instant; the pictures take the longer delay at a keyframe asked for now.
+                // instant; the pictures take the longer delay at that keyframe.
                 let delay = PacketInterleaver.presentationDelay(sampleRate: audio.format.sampleRate)
                 if let before = interleaver.raisePresentationDelay(to: delay) {
-                    requestKeyframe()
                     logger.info(
                         "presentation delay raised",
                         metadata: ["from_ms": "\(before)", "to_ms": "\(delay)", "sample_rate": "\(audio.format.sampleRate)"])

@@ -46,13 +46,16 @@ struct AudioReloadTests {
     /// A reload from 48 kHz to 8 kHz: an AAC frame then lasts 128 ms, so the encoder hands out the
     /// sound of an instant 384 ms after it, not 64. Pictures must not wait in the interleaver for
     /// it (the presentation delay grows to three of the new frames at a keyframe), and nginx-rtmp's
-    /// recording must show rising timestamps in both tracks, the sound at its new rate to the end.
+    /// recording must show rising timestamps in both tracks, the sound at its new rate to the end;
+    /// MP4 segments (`record:`) start a new one for the new format.
     @Test func aReloadToALowerSampleRateKeepsThePicturesFlowing() throws {
         let server = try RTMPServer()
         let dir = try Project.scratchDirectory("audio-rate-reload")
+        let segmentsFolder = dir.appendingPathComponent("rec")
         let key = "rAtE-kEy-8000"
+        let outputs = "  - url: \(server.url(app: "rec", name: key))\n  - record: \(segmentsFolder.path)\n"
         let result = try Self.runReloading(
-            in: dir, config: "source:\n  size: 320x180\n  fps: 30\noutputs:\n  - url: \(server.url(app: "rec", name: key))\naudio:\n  source: silent\n",
+            in: dir, config: "source:\n  size: 320x180\n  fps: 30\noutputs:\n\(outputs)audio:\n  source: silent\n",
             from: "", to: "  sample_rate: 8000\n", seconds: 9, reloadAfter: 2, applied: "reload applied: audio silent (48000 Hz")
         try server.stop()
         #expect(result.status == 0, "\(result.stderr)")
@@ -83,5 +86,19 @@ struct AudioReloadTests {
         // Both tracks to the end: the 8 kHz encoder's last three frames (384 ms) go out at its flush.
         let ends = (video: packets.video.last?.pts ?? 0, audio: (packets.audio.last?.pts ?? 0) + 128)
         #expect(abs(ends.video - ends.audio) <= 200, "the pictures end at \(ends.video) ms, the sound at \(ends.audio) ms")
+
+        // Two segments (the default 600 s): the second begins at a keyframe after the reload, as
+        // the old one's sound track cannot take 8 kHz frames (they were written into it, declared
+        // 48 kHz). In each the sound decodes at one rate and lasts as long as its track says.
+        let segments = RecordingProbe.segments(in: segmentsFolder)
+        #expect(segments.count == 2, "\(segments.map(\.lastPathComponent))")
+        for (segment, rate) in zip(segments, [48000, 8000]) {
+            let decoded = try RecordedPackets.audioFrameRates(segment)
+            let track = try FFmpegTools.run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=duration", "-of", "csv=p=0", segment.path])
+            let trackSeconds = Double(String(decoding: track, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            let heardSeconds = Double(decoded.count * 1024) / Double(rate)
+            #expect(Set(decoded) == [rate] && abs(heardSeconds - trackSeconds) < 0.2, "\(segment.lastPathComponent): \(decoded.count) frames at \(Set(decoded)) Hz, \(heardSeconds) s heard, track \(trackSeconds) s")
+            #expect(try AudioProbe.decodeErrors(segment) == "", "\(segment.lastPathComponent) does not decode cleanly")
+        }
     }
 }
