@@ -35,6 +35,9 @@ extension AudioStage {
             // new one before the next frame. A stop may have flushed it already (.closed).
             try? oldSession.flush()
         }
+        // Before the new source's first packet; kept if it then fails to start (a delay larger
+        // than the old rate needs costs nothing but a later presentation).
+        if changesEncoder { encoderChanging(new) }
         let stillReplacing = state.withLock { state -> Bool in
             guard case .replacing = state.phase else { return false }
             state.phase = .replacing(source: old, session: session)

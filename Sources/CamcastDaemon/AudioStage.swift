@@ -66,6 +66,10 @@ final class AudioStage: Sendable {
     /// (AACEncoderSession's `deliver`).
     private let deliverPackets: @Sendable (_ packets: [MediaPacket], _ next: Int64?) -> Void
     let onFailure: @Sendable (String) -> Void
+    /// Told of a reload's new settings once the old encoder's last packets went out and before
+    /// the new source starts, when the format or bit rate changes (the interleaver's delay
+    /// follows the sample rate).
+    let encoderChanging: @Sendable (AudioSettings) -> Void
     /// Makes the source for a settings (`makeSource`, unless a test gives its own).
     let sources: @Sendable (AudioSettings) throws -> any AudioSource
     /// AAC frames encoded (packets delivered), for the status line and the stop summary.
@@ -74,6 +78,7 @@ final class AudioStage: Sendable {
     init(
         settings: AudioSettings, logger: Logger, startMilliseconds: Int64,
         deliver: @escaping @Sendable (_ packets: [MediaPacket], _ next: Int64?) -> Void, onFailure: @escaping @Sendable (String) -> Void,
+        encoderChanging: @escaping @Sendable (AudioSettings) -> Void = { _ in },
         sources: (@Sendable (AudioSettings) throws -> any AudioSource)? = nil
     ) {
         self.sources = sources ?? { [logger] settings in try AudioStage.makeSource(settings, logger: logger) }
@@ -82,6 +87,7 @@ final class AudioStage: Sendable {
         self.startMilliseconds = startMilliseconds
         deliverPackets = deliver
         self.onFailure = onFailure
+        self.encoderChanging = encoderChanging
     }
 
     /// Each packet to `output`, one at a time (the tests' collectors).

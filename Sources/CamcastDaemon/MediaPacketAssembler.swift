@@ -14,7 +14,8 @@ final class MediaPacketAssembler: Sendable {
     /// The origin before the first picture: no capture time in milliseconds is this small.
     private static let unset = Int64.min
     private let origin = Atomic<Int64>(MediaPacketAssembler.unset)
-    private let startMilliseconds: Int64
+    /// Stream time of the first picture (0 except in tests), for the audio too.
+    let startMilliseconds: Int64
 
     init(originMilliseconds: Int64 = 0) {
         startMilliseconds = originMilliseconds

@@ -5,9 +5,12 @@ import Media
 extension Pipeline {
     /// The audio stage for `settings.audio` (nil for none), its encoder checked now so that bad
     /// settings fail before anything starts. Packets go to `interleaver` (made for runs with
-    /// sound) until the run stops: the sound ends with the picture, not a teardown later.
+    /// sound); once the run stops, only those that start before `soundEnd` (stream ms): the sound
+    /// ends with the picture, not a teardown later, and the encoder's last frames, which it hands
+    /// out only at its flush (three frames: 384 ms at 8 kHz), are not lost.
     func makeAudioStage(
-        stop: StopSignal, streamStart: Int64, interleaver: PacketInterleaver?
+        stop: StopSignal, assembler: MediaPacketAssembler, interleaver: PacketInterleaver?, soundEnd: @escaping @Sendable () -> Int64,
+        requestKeyframe: @escaping @Sendable () -> Void
     ) throws -> AudioStage? {
         guard let interleaver else { return nil }
         guard let audio = settings.audio else { return nil }
@@ -17,12 +20,39 @@ extension Pipeline {
             throw PipelineError.encoderFailed("audio: \(error)")
         }
         return AudioStage(
-            settings: audio, logger: logger, startMilliseconds: streamStart,
+            settings: audio, logger: logger, startMilliseconds: assembler.startMilliseconds,
             // An encode's packets and the next one's time go in under one take of its lock.
             deliver: { packets, next in
-                interleaver.push(stop.hasFired ? [] : packets, announcing: next.map { (.audio, $0) })
+                guard stop.hasFired else { return interleaver.push(packets, announcing: next.map { (.audio, $0) }) }
+                let end = soundEnd()
+                interleaver.push(packets.filter { $0.dts < end }, announcing: nil)
             },
-            onFailure: { reason in stop.fire(.failed(.encoderFailed(reason))) })
+            onFailure: { reason in stop.fire(.failed(.encoderFailed(reason))) },
+            encoderChanging: { [logger] audio in
+                // A keyframe soon: where the pictures take a raised delay, and where a recording
+                // starts a segment for the sound's new format.
+                requestKeyframe()
+                // A lower sample rate: longer AAC frames, so the sound comes later after its
+                // instant; the pictures take the longer delay at that keyframe.
+                let delay = PacketInterleaver.presentationDelay(sampleRate: audio.format.sampleRate)
+                if let before = interleaver.raisePresentationDelay(to: delay) {
+                    logger.info(
+                        "presentation delay raised",
+                        metadata: ["from_ms": "\(before)", "to_ms": "\(delay)", "sample_rate": "\(audio.format.sampleRate)"])
+                }
+                interleaver.announce(.audio, next: Self.firstTimeOfNewEncoder(audio, assembler: assembler))
+            })
+    }
+
+    /// The earliest stream time (ms) the packets of an audio encoder opened now can have: its
+    /// source starts after this, and the encoder's first (priming) packet lies one frame before
+    /// the first sample. Announced, it lets the pictures go on while the new encoder fills its
+    /// first frames (three: 384 ms at 8 kHz, longer than the interleaver's window); they used
+    /// to wait up to the window, once per reload.
+    static func firstTimeOfNewEncoder(_ audio: AudioSettings, assembler: MediaPacketAssembler) -> Int64 {
+        let frameMilliseconds = Int64((1024 * 1000 + audio.format.sampleRate - 1) / audio.format.sampleRate)
+        // A millisecond more: the packet's time is rounded down from nanoseconds.
+        return assembler.streamTime(ofCaptureTime: MonotonicTime.now().milliseconds) - frameMilliseconds - 1
     }
 
     /// The stop summary's audio figures.

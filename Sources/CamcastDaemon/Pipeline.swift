@@ -35,6 +35,10 @@ public struct Pipeline: Service {
         let streamStart = DebugStreamOrigin.fromEnvironment()
         let assembler = MediaPacketAssembler(originMilliseconds: streamStart)
         let lastCaptureTime = Atomic<Int64>(0)
+        // The capture time (ms) of the last frame handed to the encoder: the stream's sound ends
+        // where that picture's showing does.
+        let lastFrameHandedOn = Atomic<Int64>(0)
+        let frameMilliseconds = Int64(settings.encoder.frameRate.frameIntervalNanoseconds / 1_000_000)
         // The stages, set once when they exist (no lock: every picture and batch reads it); the
         // encoder's callback reaches outputs only through it.
         let stagesBox = AtomicLazyReference<PipelineStages>()
@@ -55,18 +59,23 @@ public struct Pipeline: Service {
                 output.write(contentsOf: batch)
             }
         }
-        let presentationDelay = settings.audio.map { PacketInterleaver.presentationDelay(sampleRate: $0.format.sampleRate) } ?? 0
         let interleaver: PacketInterleaver?
         do {
             // Pictures decode ahead of their showing by the AAC delay, so they need not wait for
-            // the audio of their instant (PacketOrder).
-            interleaver = settings.audio == nil ? nil : try PacketInterleaver(presentationDelayMilliseconds: presentationDelay, deliver: fromInterleaver)
+            // the audio of their instant (PacketOrder; a reload to a lower sample rate raises it).
+            interleaver = try settings.audio.map {
+                try PacketInterleaver(
+                    presentationDelayMilliseconds: PacketInterleaver.presentationDelay(sampleRate: $0.format.sampleRate), deliver: fromInterleaver)
+            }
         } catch {
             throw PipelineError.encoderFailed("audio: \(error)")
         }
         // Its thread ends when the run does, whichever way.
         defer { interleaver?.close() }
-        let audio = try makeAudioStage(stop: stop, streamStart: streamStart, interleaver: interleaver)
+        let audio = try makeAudioStage(
+            stop: stop, assembler: assembler, interleaver: interleaver,
+            soundEnd: { assembler.streamTime(ofCaptureTime: lastFrameHandedOn.load(ordering: .relaxed)) + frameMilliseconds },
+            requestKeyframe: { stagesBox.load()?.encoder.requestKeyframe() })
 
         // The session calls this after releasing its lock: writes, muxing and queueing here
         // never hold up a keyframe request or a reconfiguration. A session a codec change opens
@@ -102,7 +111,7 @@ public struct Pipeline: Service {
             settings: settings, encoder: encoder, stop: stop, latency: latency, encoderOutput: handlePicture
         ) {
             // Where a closed output's end-of-sequence goes: after the last picture's showing.
-            assembler.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) + presentationDelay
+            assembler.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) + (interleaver?.presentationDelay ?? 0)
         }
         _ = stagesBox.storeIfNil(stages)
         // The session in force at the end (a codec change replaces it).
@@ -157,6 +166,7 @@ public struct Pipeline: Service {
                 }
             }
             guard !stop.hasFired else { return }
+            lastFrameHandedOn.store(frame.timestamp.milliseconds, ordering: .relaxed)
             counters.framesCaptured.add(1, ordering: .relaxed)
             if !wallClockLogged.exchange(true, ordering: .relaxed) { Self.logFirstCapture(frame, logger: logger) }
             do {
@@ -227,7 +237,7 @@ public struct Pipeline: Service {
                 logger.warning("encoder flush failed", metadata: ["error": "\(error)"])
             }
             interleaver?.flush()
-            let end = assembler.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) + presentationDelay
+            let end = assembler.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) + (interleaver?.presentationDelay ?? 0)
             let all = stages.currentOutputs + stages.failedOutputs.withLock { $0 }
             for output in all {
                 output.finish(endTime: end, drainSeconds: settings.stopDrainSeconds)

@@ -50,6 +50,20 @@ package final class PacketInterleaver: @unchecked Sendable {
     /// Packets that arrived behind the released time line and were moved up to it.
     package var latePackets: Int { condition.withLock { order.late } }
 
+    /// The presentation delay in force (ms): where a stream's end goes after its last picture.
+    package var presentationDelay: Int64 { condition.withLock { order.presentationDelay } }
+
+    /// Raises the presentation delay for audio of a lower sample rate (`PacketOrder` says how and
+    /// why it never shrinks): the audio's packets pushed from now on take it, the pictures at
+    /// their next keyframe, which the caller asks the encoder for. Returns the delay it replaced,
+    /// or nil if it was not raised.
+    package func raisePresentationDelay(to milliseconds: Int64) -> Int64? {
+        condition.withLock {
+            let before = order.presentationDelay
+            return order.raisePresentationDelay(to: milliseconds) ? before : nil
+        }
+    }
+
     package func push(_ packet: MediaPacket) {
         condition.withLock {
             guard !isClosed else { return }

@@ -28,6 +28,14 @@ import Media
 /// much ahead of its showing, as a B-frame stream's are, its composition offset says so, and it
 /// goes out with the audio of its decode time, which exists already. Sync is unchanged: both
 /// tracks are shown on the same presentation time line, moved as one.
+///
+/// The delay only ever grows (`raisePresentationDelay`): a reload to a lower sample rate makes
+/// the AAC frames longer (three are 384 ms at 8 kHz), and a delay that stayed at the old rate's
+/// would hold every picture until the sound caught up. Growing it moves the time line forward,
+/// which players take as a short gap; shrinking it would move it back, and RTMP servers and FFmpeg
+/// reject times that go back. The sound takes the new delay at once (its new encoder's packets
+/// come after the old one's last), the pictures at the next keyframe: a picture after it may not
+/// be shown before one ahead of it (B-frames), and after a keyframe none is.
 struct PacketOrder {
     private struct Track {
         var held: [MediaPacket] = []
@@ -57,8 +65,13 @@ struct PacketOrder {
     }
 
     let window: Int64
-    /// Added to every presentation time and to audio's decode times (0: none).
-    let presentationDelay: Int64
+    /// Added to audio's decode and presentation times (0: none): the delay in force.
+    private(set) var presentationDelay: Int64
+    /// Added to pictures' presentation times: `presentationDelay`, from the first keyframe after
+    /// a raise on.
+    private var videoDelay: Int64
+    /// A raised delay the pictures take at their next keyframe.
+    private var pendingVideoDelay: Int64?
     private var video = Track()
     private var audio = Track()
     private var lastReleased: Int64 = .min
@@ -70,19 +83,34 @@ struct PacketOrder {
     init(windowMilliseconds: Int64, presentationDelayMilliseconds: Int64 = 0) {
         window = windowMilliseconds
         presentationDelay = presentationDelayMilliseconds
+        videoDelay = presentationDelayMilliseconds
+    }
+
+    /// Raises the delay to `milliseconds` (the sound's now, the pictures' at their next keyframe);
+    /// false, changing nothing, if it is not larger than the one in force.
+    mutating func raisePresentationDelay(to milliseconds: Int64) -> Bool {
+        guard milliseconds > presentationDelay else { return false }
+        presentationDelay = milliseconds
+        pendingVideoDelay = milliseconds
+        return true
     }
 
     /// Takes `packet` and appends to `released` whatever may go now, in order.
     mutating func push(_ packet: MediaPacket, releasing released: inout [MediaPacket]) {
         var packet = packet
-        packet.pts += presentationDelay
-        if packet.mediaKind == .audio { packet.dts += presentationDelay }
         switch packet.mediaKind {
         case .video:
+            if packet.isKeyframe, let pending = pendingVideoDelay {
+                videoDelay = pending
+                pendingVideoDelay = nil
+            }
+            packet.pts += videoDelay
             video.held.append(packet)
             video.newest = max(video.newest ?? .min, packet.dts)
             video.raiseHorizon(packet.dts)
         case .audio:
+            packet.dts += presentationDelay
+            packet.pts += presentationDelay
             audio.held.append(packet)
             audio.newest = max(audio.newest ?? .min, packet.dts)
             audio.raiseHorizon(packet.dts)

@@ -126,15 +126,31 @@ final class SendQueue: @unchecked Sendable {
     /// False once the queue is closed and empty.
     func popBatch(into batch: inout [MediaPacket]) -> Bool {
         batch.removeAll(keepingCapacity: true)
+        return takeWaiting { waiting in
+            let end = waiting.firstIndex { $0.mediaKind == .video }.map { $0 + 1 } ?? waiting.endIndex
+            batch.append(contentsOf: waiting[..<end])
+            return ((), end)
+        } != nil
+    }
+
+    /// The next packet, waiting for one; nil once the queue is closed and empty.
+    func pop() -> MediaPacket? {
+        takeWaiting { waiting in (waiting[waiting.startIndex], waiting.startIndex + 1) }
+    }
+
+    /// Waits for at least one packet, then lets `take` have what waits, from the front: it returns
+    /// what it made of them and the index past the last one it took. Nil, without calling `take`,
+    /// once the queue is closed and empty. `pop` and `popBatch` both wait and compact through here.
+    private func takeWaiting<Taken>(_ take: (ArraySlice<MediaPacket>) -> (Taken, end: Int)) -> Taken? {
         condition.lock()
         defer { condition.unlock() }
         while head == packets.count && !closed {
             condition.wait()
         }
-        guard head < packets.count else { return false }
-        let end = packets[head...].firstIndex { $0.mediaKind == .video }.map { $0 + 1 } ?? packets.count
-        batch.append(contentsOf: packets[head..<end])
+        guard head < packets.count else { return nil }
+        let (taken, end) = take(packets[head...])
         head = end
+        // Compact now and then instead of shifting the array on every pop.
         if head == packets.count {
             packets.removeAll(keepingCapacity: true)
             head = 0
@@ -142,25 +158,7 @@ final class SendQueue: @unchecked Sendable {
             packets.removeFirst(head)
             head = 0
         }
-        return true
-    }
-
-    /// The next packet, waiting for one; nil once the queue is closed and empty.
-    func pop() -> MediaPacket? {
-        condition.lock()
-        defer { condition.unlock() }
-        while head == packets.count && !closed {
-            condition.wait()
-        }
-        guard head < packets.count else { return nil }
-        let packet = packets[head]
-        head += 1
-        // Compact now and then instead of shifting the array on every pop.
-        if head > 64 && head * 2 > packets.count {
-            packets.removeFirst(head)
-            head = 0
-        }
-        return packet
+        return taken
     }
 
     /// No more pushes; `pop` returns what is left, then nil.

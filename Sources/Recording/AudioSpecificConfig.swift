@@ -9,4 +9,12 @@ enum AudioSpecificConfig {
         let bits = objectType << 11 | rateIndex << 7 | channels << 3
         return [UInt8(bits >> 8), UInt8(bits & 0xff)]
     }
+
+    /// The sample rate an AudioSpecificConfig names (its 4-bit frequency index; not the escape
+    /// form, which AAC-LC encoders here never write).
+    static func sampleRate(of config: [UInt8]) -> Int? {
+        guard config.count >= 2 else { return nil }
+        let index = Int(config[0] & 0x07) << 1 | Int(config[1] >> 7)
+        return index < sampleRates.count ? sampleRates[index] : nil
+    }
 }

@@ -43,6 +43,7 @@ package final class RecordingOutput: StreamOutput {
     /// throws here, one that hangs (a dead mount) leaves the output starting until it answers.
     package func open() throws(OutputFailure) {
         let (name, settings, stream, logger, counters, isDown) = (self.name, self.settings, self.stream, self.logger, self.counters, self.isDown)
+        let requestKeyframe = self.requestKeyframe
         let start = try writer.start(
             opening: { () throws(OutputFailure) -> RecordingFile in
                 do {
@@ -51,7 +52,7 @@ package final class RecordingOutput: StreamOutput {
                     throw OutputFailure(output: name, reason: "\(error)")
                 }
                 counters.sampleFreeBytes(in: settings.directory)
-                let recorder = SegmentRecorder(settings: settings, stream: stream, logger: logger, counters: counters)
+                let recorder = SegmentRecorder(settings: settings, stream: stream, logger: logger, counters: counters, requestKeyframe: requestKeyframe)
                 let outage = settings.outage.map { OutageRecorder(recorder: recorder, policy: $0, isDown: isDown, logger: logger) }
                 return RecordingFile(recorder: recorder, outage: outage)
             },

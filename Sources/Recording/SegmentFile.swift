@@ -44,8 +44,9 @@ final class SegmentFile {
             throw SegmentError(path: path, action: "create", reason: String(cString: strerror(code)), errno: code)
         }
         descriptor = opened
+        // The rate the sound's own configuration names: a reload may have changed it since the start.
         let audio = audioConfiguration.flatMap { config in
-            stream.audioSampleRate.map { (config: config, rate: $0, channels: stream.audioChannels ?? 2) }
+            (AudioSpecificConfig.sampleRate(of: config) ?? stream.audioSampleRate).map { (config: config, rate: $0, channels: stream.audioChannels ?? 2) }
         }
         audioSampleRate = audio?.rate
         let video = Self.annexB(keyframe.decoderConfiguration.parameterSets)

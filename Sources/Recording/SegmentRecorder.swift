@@ -11,7 +11,7 @@ import Glibc
 ///
 /// Segments are cut at the first video keyframe at or after `segmentSeconds` of stream time (the
 /// monotonic capture clock, so a wall-clock step never cuts one short), and when the decoder
-/// configuration changes (a new file for new parameter sets). A write that fails (ENOSPC) closes
+/// configuration changes (a new file for new parameter sets, or for sound of a new format). A write that fails (ENOSPC) closes
 /// the segment at its last complete fragment and pauses with one error line; at each later
 /// keyframe the recorder sweeps and looks at the free space again, and goes on by itself.
 ///
@@ -45,8 +45,21 @@ final class SegmentRecorder: @unchecked Sendable {
     private var gate = KeyframeGate()
     /// The AudioSpecificConfig of the latest sound, or one made from the configured format.
     private var audioConfiguration: [UInt8]?
+    /// The one the latest sound packet carried (nil before the first).
+    private var lastPacketAudio: [UInt8]?
+    /// The sound's configuration changed in the open segment (a reload changed its sample rate or
+    /// channels): the segment's track cannot take it, so the new sound waits for the next keyframe,
+    /// which cuts the segment (the pipeline asks for one at such a reload).
+    private var audioChanged = false
 
-    init(settings: RecordingSettings, stream: RecordedStream, clock: RecordingClock = RecordingClock(), logger: Logger, counters: RecordingCounters) {
+    /// Asks the encoder for a keyframe (where a segment for sound of a new format can start).
+    private let requestKeyframe: @Sendable () -> Void
+
+    init(
+        settings: RecordingSettings, stream: RecordedStream, clock: RecordingClock = RecordingClock(), logger: Logger, counters: RecordingCounters,
+        requestKeyframe: @escaping @Sendable () -> Void = {}
+    ) {
+        self.requestKeyframe = requestKeyframe
         self.settings = settings
         self.stream = stream
         naming = SegmentNaming(pattern: settings.namePattern)
@@ -66,6 +79,12 @@ final class SegmentRecorder: @unchecked Sendable {
     func handle(_ packet: MediaPacket) {
         // Sound skipped before a segment still tells the next one its AudioSpecificConfig.
         if packet.mediaKind == .audio, let config = packet.decoderConfiguration.parameterSets.first, !config.isEmpty {
+            if let last = lastPacketAudio, last != config, case .recording = phase {
+                // The new encoder's first packet comes frames after the keyframe its reload asked for.
+                audioChanged = true
+                requestKeyframe()
+            }
+            lastPacketAudio = config
             audioConfiguration = config
         }
         switch gate.admit(packet) {
@@ -77,7 +96,7 @@ final class SegmentRecorder: @unchecked Sendable {
             guard case .recording(let file, let startWall) = phase else { return }
             if packet.mediaKind == .video, packet.isKeyframe {
                 atKeyframe(packet, recording: file, startWall: startWall)
-            } else {
+            } else if packet.mediaKind == .video || !audioChanged {
                 write(packet, to: file)
             }
         }
@@ -110,7 +129,7 @@ final class SegmentRecorder: @unchecked Sendable {
     /// configuration changed; otherwise just the next fragment.
     private func atKeyframe(_ keyframe: MediaPacket, recording file: SegmentFile, startWall: Int) {
         let due = file.elapsed(at: keyframe.dts) >= Int64((settings.segmentSeconds * 1000).rounded())
-        guard due || file.decoderConfiguration != keyframe.decoderConfiguration else {
+        guard due || audioChanged || file.decoderConfiguration != keyframe.decoderConfiguration else {
             write(keyframe, to: file)
             sweep(inProgress: file.bytes)
             return
@@ -149,6 +168,7 @@ final class SegmentRecorder: @unchecked Sendable {
         let wall = clock.wallSeconds()
         let name = freshName(naming.name(at: wall))
         let path = "\(settings.directory)/\(name)"
+        audioChanged = false
         do {
             try makeParentDirectories(of: name)
             let file = try SegmentFile(path: path, keyframe: keyframe, stream: stream, audioConfiguration: audioConfiguration)

@@ -1,4 +1,3 @@
-import Foundation
 import TestSupport
 import Testing
 
@@ -11,25 +10,13 @@ struct ALSALoopbackVMTests {
 
     @Test(.timeLimit(.minutes(5)))
     func alsaTestsPassInsideTheVM() throws {
-        let bundle = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let command = "modprobe snd-aloop && \(ALSAVMEnvironment.insideVMVariable)=1 exec '\(bundle)' --testing-library swift-testing --filter '\(Self.inVMSuite)'"
-        let finished: ProcessResult
-        do {
-            finished = try VividVM.run(command, settings: ["VIVID_TIMEOUT": "200", "VIVID_OPTS": "none", "VIVID_NET": "0"], timeout: 240)
-        } catch let unavailable as VividVM.Unavailable {
-            Issue.record("the tests could not run: \(unavailable)")
-            return
-        }
-        let report = (finished.stdout + finished.stderr).replacing(/\x1B\[[0-9;]*m/, with: "")
-        let transcript = VividVM.transcript(of: finished)
-        #expect(finished.status == 0, "in-VM tests failed (exit \(finished.status))\n\(transcript)")
-        let passed = report.split(separator: "\n").filter { $0.contains("✔ Test ") && $0.contains(" passed after ") }
-        #expect(!report.contains(" skipped"), "in-VM tests were skipped\n\(transcript)")
-        for name in [
-            "toneArrivesAndSurvivesOverrunPlayerLossAndCardRemoval()", "aDeviceInUseStartsOnSilenceAndIsTakenWhenFreed()", "aFormatTheDeviceRefusesIsNamed()",
-            "plugDeviceConvertsAndKeepsTheClock()",
-        ] {
-            #expect(passed.contains { $0.contains("✔ Test \(name)") }, "\(name) did not pass in the VM\n\(transcript)")
-        }
+        let problems = try VividVM.runSuiteInside(
+            Self.inVMSuite, environment: [ALSAVMEnvironment.insideVMVariable: "1"], prelude: "modprobe snd-aloop",
+            settings: ["VIVID_TIMEOUT": "200", "VIVID_OPTS": "none", "VIVID_NET": "0"], timeout: 240,
+            expecting: [
+                "toneArrivesAndSurvivesOverrunPlayerLossAndCardRemoval()", "aDeviceInUseStartsOnSilenceAndIsTakenWhenFreed()",
+                "aFormatTheDeviceRefusesIsNamed()", "plugDeviceConvertsAndKeepsTheClock()",
+            ])
+        for problem in problems { Issue.record("\(problem)") }
     }
 }

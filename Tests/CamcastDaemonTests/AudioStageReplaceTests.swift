@@ -140,4 +140,37 @@ import Testing
         #expect(gated.stops.load(ordering: .relaxed) >= 1, "the replacement source was left running")
         #expect(failures.all.isEmpty, "\(failures.all)")
     }
+
+    @Test("a reload to another sample rate tells the pipeline between the old encoder's last packet and the new one's first (the interleaver's delay changes there)")
+    func encoderChangeComesBetweenTheTwoEncoders() throws {
+        // Each packet's AudioSpecificConfig (it names the rate), and nil where the stage told of the change.
+        let events = Mutex<[[UInt8]?]>([])
+        let tally = PacketTally()
+        let told = Mutex<[AudioSettings]>([])
+        let stage = AudioStage(
+            settings: Self.mono, logger: Logger(label: "test.audio"), startMilliseconds: 0,
+            deliver: { packets, _ in
+                events.withLock { $0 += packets.map { $0.decoderConfiguration.parameterSets.first ?? [] } }
+                for _ in packets { tally.add() }
+            },
+            onFailure: { _ in },
+            encoderChanging: { settings in
+                told.withLock { $0.append(settings) }
+                events.withLock { $0.append(nil) }
+            })
+        try stage.start()
+        defer { stage.stop() }
+        stage.videoStarted(originMilliseconds: MonotonicTime.now().milliseconds)
+        #expect(tally.wait(atLeast: 3), "the track never started")
+        var low = Self.mono
+        low.format = AudioFormat(sampleRate: 16_000, channels: 1)
+        try stage.replace(with: low)
+        #expect(tally.wait(atLeast: tally.value + 3), "no packet from the new encoder")
+        #expect(told.withLock { $0 } == [low])
+        let seen = events.withLock { $0 }
+        let marker = try #require(seen.firstIndex { $0 == nil })
+        let before = Set(seen[..<marker].compactMap { $0 })
+        let after = Set(seen[(marker + 1)...].compactMap { $0 })
+        #expect(before.count == 1 && after.count == 1 && before != after, "configurations before \(before), after \(after)")
+    }
 }

@@ -25,20 +25,7 @@ struct HungMountTests {
         let port = Int(try freeLoopbackPort())
         let config = try Project.scratchDirectory("dead-mount-config").appendingPathComponent("camcast.yaml")
         func configText(withRecording: Bool) -> String {
-            """
-            source:
-              size: 320x180
-              fps: 15
-            encoder:
-              bitrate_kbps: 300
-              keyframe_interval_seconds: 1
-            outputs:
-              - url: \(server.url(app: "rec", name: Self.streamKey))
-            \(withRecording ? "  - record: \(folder)" : "")
-            http:
-              listen: 127.0.0.1:\(port)
-
-            """
+            HungOpenStartTests.config(server: server, port: port, streamKey: Self.streamKey, fileOutput: withRecording ? "record: \(folder)" : nil)
         }
         try configText(withRecording: true).write(to: config, atomically: true, encoding: .utf8)
 

@@ -14,6 +14,12 @@ struct HungOpenStartTests {
     static let streamKey = "hUnG-oPeN-kEy-31"
 
     static func config(server: RTMPServer, port: Int, hungPath: String?) -> String {
+        config(server: server, port: port, streamKey: streamKey, fileOutput: hungPath.map { "path: \($0)" })
+    }
+
+    /// A small, cheap stream to nginx-rtmp, /status on `port`, and `fileOutput` (an output's
+    /// YAML, e.g. `record: /folder`) beside it; HungMountTests' too.
+    static func config(server: RTMPServer, port: Int, streamKey: String, fileOutput: String?) -> String {
         """
         source:
           size: 320x180
@@ -23,7 +29,7 @@ struct HungOpenStartTests {
           keyframe_interval_seconds: 1
         outputs:
           - url: \(server.url(app: "rec", name: streamKey))
-        \(hungPath.map { "  - path: \($0)" } ?? "")
+        \(fileOutput.map { "  - \($0)" } ?? "")
         http:
           listen: 127.0.0.1:\(port)
 
