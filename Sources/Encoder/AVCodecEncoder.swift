@@ -142,21 +142,22 @@ final class AVCodecEncoder: EncoderBackend {
         // The layout the conversion stage makes for this codec, where the encoder takes it.
         let wantsNV12 = !settings.codec.readsPlanarOnly
         let nv12 = info.takes_nv12 != 0 && (wantsNV12 || info.takes_i420 == 0)
-        var opened: UnsafeMutablePointer<AVCodecContext>?
-        // Errors only (libx264's banner and statistics are info), as for the AAC encoder.
-        cavcodec_quiet()
-        cavcodec_capture_errors()
-        let status = withOpenSettings(settings, nv12: nv12) { options in
-            name.withCString { cavcodec_open_video(&opened, $0, options) }
+        // The options set before the open are tried on every encoder, whichever has them: a
+        // value one does not know is no reason to fail, nor to warn about.
+        let (made, _) = LibavLog.capturing {
+            withOpenSettings(settings, nv12: nv12) { options in name.withCString { cavcodec_video_context_new($0, options) } }
         }
-        let logged = String(cString: cavcodec_captured_errors())
-        guard status >= 0, let opened else {
+        guard made != nil else { throw .openFailed("libavcodec could not make a context for avcodec:\(name)") }
+        var context = made
+        let (status, logged) = LibavLog.capturing { cavcodec_open_video(&context) }
+        guard status >= 0, let context else {
             var text = [CChar](repeating: 0, count: 128)
             cavcodec_error_text(status, &text, text.count)
             let code = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let reason = logged.isEmpty ? code : "\(logged) (\(code))"
+            let reason = logged.isEmpty ? code : "\(logged.map(\.text).joined(separator: "; ")) (\(code))"
             throw .openFailed("libavcodec could not open avcodec:\(name): \(reason)")
         }
-        return opened
+        LibavLog.log(logged, component: name)
+        return context
     }
 }

@@ -152,6 +152,25 @@ struct AVCodecStreamTests {
         #expect(dts.count >= 30 && zip(dts, dts.dropFirst()).allSatisfy { $0 < $1 }, "dts must increase: \(dts)")
     }
 
+    /// libavcodec's own lines go through Camcast's log, once, as Camcast's lines: libx264 without
+    /// lookahead warns at open that mb-tree needs one, which comes out as a warning of Camcast's,
+    /// not as "[libx264 @ 0x…]" from libavutil's printer too.
+    @Test func libavcodecsLogLinesComeOnceThroughCamcastsLog() throws {
+        let dir = try Project.scratchDirectory("avcodec-log")
+        let config = dir.appendingPathComponent("camcast.yaml")
+        try "encoder:\n  max_frame_delay: 0\n  realtime: false\nhttp:\n  listen: \"\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let result = try ProcessRunner.run(
+            Project.camcastBinary.path,
+            ["run", "--config", config.path, "--source", "testpattern", "--size", "320x240", "--encoder", "avcodec:libx264",
+             "--audio", "none", "--output", dir.appendingPathComponent("out.flv").path, "--duration", "1"], timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        let warning = "lookaheadless mb-tree requires intra refresh or infinite keyint"
+        let lines = result.stderr.split(separator: "\n").filter { $0.contains(warning) }
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(lines.first.map { CamcastLog.time(of: String($0)) != nil && $0.contains(" warning libav libx264: \(warning)") } == true, "\(lines)")
+        #expect(!result.stderr.contains("[libx264 @"), "\(result.stderr)")
+    }
+
     /// This machine has no mem2mem encoder: the start fails at once, naming the encoder and
     /// libavcodec's reason, and leaves nothing behind (no half-started daemon, no file).
     @Test func aMem2memEncoderWithoutADeviceFailsToStartClearly() throws {
@@ -162,6 +181,9 @@ struct AVCodecStreamTests {
             ["run", "--source", "testpattern", "--encoder", "avcodec:h264_v4l2m2m", "--output", file.path, "--duration", "5"], timeout: 60)
         #expect(result.status != 0 && result.status != 78, "a start failure, not a configuration problem: \(result.status)")
         #expect(result.stderr.contains("libavcodec could not open avcodec:h264_v4l2m2m: Could not find a valid device"), "\(result.stderr)")
+        // libavcodec's reason once, in the error; not also raw from its own printer.
+        #expect(result.stderr.components(separatedBy: "Could not find a valid device").count == 2, "\(result.stderr)")
+        #expect(!result.stderr.contains("[h264_v4l2m2m @"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: file.path), "the failed start left \(file.lastPathComponent)")
         // check-config only knows the name is an H.264 encoder libavcodec has: not its problem.
         let config = dir.appendingPathComponent("camcast.yaml")
