@@ -8,6 +8,7 @@
 #include <string.h>
 #include <libavcodec/avcodec.h>
 #include <libavutil/channel_layout.h>
+#include <libavutil/dict.h>
 #include <libavutil/error.h>
 #include <libavutil/frame.h>
 #include <libavutil/log.h>
@@ -80,5 +81,6 @@ static inline void cavcodec_quiet(void) { av_log_set_level(AV_LOG_ERROR); }
 
 #include "log.h"
 #include "video.h"
+#include "options.h"
 
 #endif

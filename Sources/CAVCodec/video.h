@@ -106,9 +106,10 @@ static inline AVCodecContext *cavcodec_video_context_new(const char *name, const
     return context;
 }
 
-// Opens a context from cavcodec_video_context_new: 0, or a negative AVERROR after freeing it.
-static inline int cavcodec_open_video(AVCodecContext **context) {
-    int err = avcodec_open2(*context, (*context)->codec, 0);
+// Opens a context from cavcodec_video_context_new with `options` (encoder.options; what it did not
+// use is left in it): 0, or a negative AVERROR after freeing the context.
+static inline int cavcodec_open_video(AVCodecContext **context, AVDictionary **options) {
+    int err = avcodec_open2(*context, (*context)->codec, options);
     if (err < 0) avcodec_free_context(context);
     return err;
 }

@@ -136,6 +136,15 @@ final class AVCodecEncoder: EncoderBackend {
         cavcodec_set_rate(context, Int64(kbps) * 1000, Int64(kbps) * 1000, Int64(settings.vbvBufferKbits(forAverage: kbps)) * 1000)
     }
 
+    private static func unusedOptions(_ dictionary: OpaquePointer?) -> [String] {
+        var names: [String] = []
+        var previous: UnsafePointer<AVDictionaryEntry>?
+        while let key = cavcodec_dictionary_next_key(dictionary, &previous) {
+            names.append(String(cString: key))
+        }
+        return names
+    }
+
     /// Opens the encoder; a refusal names the encoder and what libavcodec logged as the reason.
     private static func open(_ name: String, settings: EncoderSettings) throws(EncoderError) -> UnsafeMutablePointer<AVCodecContext> {
         let info = cavcodec_encoder_lookup(name)
@@ -149,7 +158,12 @@ final class AVCodecEncoder: EncoderBackend {
         }
         guard made != nil else { throw .openFailed("libavcodec could not make a context for avcodec:\(name)") }
         var context = made
-        let (status, logged) = LibavLog.capturing { cavcodec_open_video(&context) }
+        var dictionary: OpaquePointer?
+        defer { cavcodec_dictionary_free(&dictionary) }
+        for option in settings.codecOptions {
+            _ = cavcodec_dictionary_set(&dictionary, option.name, option.value)
+        }
+        let (status, logged) = LibavLog.capturing { cavcodec_open_video(&context, &dictionary) }
         guard status >= 0, let context else {
             var text = [CChar](repeating: 0, count: 128)
             cavcodec_error_text(status, &text, text.count)
@@ -158,6 +172,13 @@ final class AVCodecEncoder: EncoderBackend {
             throw .openFailed("libavcodec could not open avcodec:\(name): \(reason)")
         }
         LibavLog.log(logged, component: name)
+        // validate() found each name in the encoder's tables; one the open still did not use
+        // (a context option this encoder ignores) would otherwise be silently without effect.
+        let unused = unusedOptions(dictionary)
+        guard unused.isEmpty else {
+            cavcodec_close(context)
+            throw .openFailed("avcodec:\(name) did not use encoder.options \(unused.joined(separator: ", "))")
+        }
         return context
     }
 }
