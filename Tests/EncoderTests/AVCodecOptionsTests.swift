@@ -21,13 +21,7 @@ import Testing
             #expect(try AVCodecEncoderTests.send(backend, index, forceIDR: index == 0) == .accepted)
             while case .picture(let picture) = try backend.receive() { outputs.append(picture) }
         }
-        try backend.sendEndOfStream()
-        while case .picture(let picture) = try backend.receive() { outputs.append(picture) }
-        let pictures = outputs.map {
-            EncodedPicture(codec: .h264, units: $0.units, isKeyframe: $0.isKeyframe, pts: $0.pts, dts: $0.dts,
-                           decoderConfiguration: DecoderConfiguration(parameterSets: backend.headers))
-        }
-        let file = try Harness.writeAnnexB(pictures, name: "avcodec-options-\(UUID().uuidString).h264")
+        let file = try AVCodecEncoderTests.finish(backend, &outputs, writing: "avcodec-options-\(UUID().uuidString).h264")
         defer { try? FileManager.default.removeItem(atPath: file) }
         let flags = String(decoding: try FFmpegTools.run("ffprobe", [
             "-v", "error", "-select_streams", "v", "-show_entries", "packet=flags", "-of", "csv=p=0", file,
