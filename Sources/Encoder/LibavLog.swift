@@ -27,11 +27,39 @@ public enum LibavLog {
         var text: String
     }
 
+    /// At most `burst` lines per `window` nanoseconds; the ones over it are counted, and the count
+    /// is handed back with the next line let through.
+    struct LineBudget {
+        var burst: Int
+        var window: UInt64
+        private var windowStart: UInt64?
+        private var linesInWindow = 0
+        private var suppressed = 0
+
+        init(burst: Int, window: UInt64) {
+            self.burst = burst
+            self.window = window
+        }
+
+        /// Nil if the line at `now` is over the budget; else how many were held back before it.
+        mutating func admit(at now: UInt64) -> Int? {
+            if windowStart.map({ now &- $0 >= window }) ?? true {
+                windowStart = now
+                linesInWindow = 0
+            }
+            guard linesInWindow < burst else {
+                suppressed += 1
+                return nil
+            }
+            linesInWindow += 1
+            defer { suppressed = 0 }
+            return suppressed
+        }
+    }
+
     private struct State {
         var logger: Logger?
-        var windowStart: UInt64 = 0
-        var linesInWindow = 0
-        var suppressed = 0
+        var budget = LineBudget(burst: LibavLog.burst, window: LibavLog.window)
     }
 
     private static let state = Lock(State())
@@ -74,18 +102,10 @@ public enum LibavLog {
         let mapped: Logger.Level = level <= AV_LOG_ERROR ? .error : level <= AV_LOG_WARNING ? .warning : .debug
         let now = MonotonicTime.now().nanoseconds
         let admitted: (Logger, suppressed: Int)? = state.withLock { state in
-            guard let logger = state.logger, logger.logLevel <= mapped else { return nil }
-            if now &- state.windowStart >= window {
-                state.windowStart = now
-                state.linesInWindow = 0
-            }
-            guard state.linesInWindow < burst else {
-                state.suppressed += 1
-                return nil
-            }
-            state.linesInWindow += 1
-            defer { state.suppressed = 0 }
-            return (logger, state.suppressed)
+            guard let logger = state.logger, logger.logLevel <= mapped,
+                let suppressed = state.budget.admit(at: now)
+            else { return nil }
+            return (logger, suppressed)
         }
         guard let (logger, suppressed) = admitted else { return }
         if suppressed > 0 {
