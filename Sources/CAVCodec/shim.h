@@ -4,9 +4,11 @@
 // Encoder's AVCodecEncoder backend (a named H.264/H.265 video encoder fed software frames).
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <libavcodec/avcodec.h>
 #include <libavutil/channel_layout.h>
+#include <libavutil/dict.h>
 #include <libavutil/error.h>
 #include <libavutil/frame.h>
 #include <libavutil/log.h>
@@ -77,6 +79,8 @@ static inline void cavcodec_packet_free(AVPacket *packet) { av_packet_free(&pack
 // libavcodec logs to stderr by default; the session reports failures itself.
 static inline void cavcodec_quiet(void) { av_log_set_level(AV_LOG_ERROR); }
 
+#include "log.h"
 #include "video.h"
+#include "options.h"
 
 #endif

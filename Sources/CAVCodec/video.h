@@ -51,43 +51,6 @@ static inline const char *cavcodec_next_video_encoder(void **iterator, int *code
     return 0;
 }
 
-// What an encoder's own log said at warning level or worse while this thread opened it: libavcodec's reason
-// ("Could not find a valid device") is only in the log, the return code says "Invalid argument".
-// Thread-local, so two threads opening encoders do not mix their messages. Swift must install,
-// clear and read it from one source file (a static in a header is one copy per object file).
-// (A function-local static: Swift's importer emits it with the function that owns it.)
-static inline char *cavcodec_error_lines(void) {
-    static _Thread_local char lines[512];
-    return lines;
-}
-
-static inline void cavcodec_log_capture(void *object, int level, const char *format, va_list arguments) {
-    if (level <= AV_LOG_WARNING) {
-        char line[256];
-        int printPrefix = 0;
-        va_list copy;
-        va_copy(copy, arguments);
-        av_log_format_line(object, level, format, copy, line, sizeof line, &printPrefix);
-        va_end(copy);
-        size_t length = strlen(line);
-        while (length > 0 && (line[length - 1] == '\n' || line[length - 1] == ' ')) line[--length] = 0;
-        char *lines = cavcodec_error_lines();
-        size_t used = strlen(lines);
-        if (length > 0 && used + length + 3 < 512) {
-            if (used > 0) strcat(lines, "; ");
-            strcat(lines, line);
-        }
-    }
-    av_log_default_callback(object, level, format, arguments);
-}
-
-static inline void cavcodec_capture_errors(void) {
-    av_log_set_callback(cavcodec_log_capture);
-    cavcodec_error_lines()[0] = 0;
-}
-
-static inline const char *cavcodec_captured_errors(void) { return cavcodec_error_lines(); }
-
 // Everything an open takes from EncoderSettings; strings may be NULL (not set).
 struct cavcodec_video_settings {
     int width, height, fps_num, fps_den, nv12;
@@ -106,13 +69,14 @@ static inline void cavcodec_try_int_option(AVCodecContext *context, const char *
     if (context->priv_data) av_opt_set_int(context->priv_data, key, value, 0);
 }
 
-// Opens encoder `name` for software frames with timestamps in milliseconds and the stream
-// headers in extradata (AV_CODEC_FLAG_GLOBAL_HEADER). Returns 0 or a negative AVERROR.
-static inline int cavcodec_open_video(AVCodecContext **out, const char *name, const struct cavcodec_video_settings *s) {
+// A context of encoder `name` set up for software frames with timestamps in milliseconds and the
+// stream headers in extradata (AV_CODEC_FLAG_GLOBAL_HEADER), not open yet; NULL if there is no such
+// encoder or no memory. Options it does not have are skipped, values it does not know may be logged.
+static inline AVCodecContext *cavcodec_video_context_new(const char *name, const struct cavcodec_video_settings *s) {
     const AVCodec *codec = avcodec_find_encoder_by_name(name);
-    if (!codec) return AVERROR_ENCODER_NOT_FOUND;
+    if (!codec) return 0;
     AVCodecContext *context = avcodec_alloc_context3(codec);
-    if (!context) return AVERROR(ENOMEM);
+    if (!context) return 0;
     context->width = s->width;
     context->height = s->height;
     context->pix_fmt = s->nv12 ? AV_PIX_FMT_NV12 : AV_PIX_FMT_YUV420P;
@@ -139,15 +103,15 @@ static inline int cavcodec_open_video(AVCodecContext **out, const char *name, co
     cavcodec_try_int_option(context, "forced-idr", 1);
     cavcodec_try_option(context, "x265-params", "open-gop=0");
     if (!s->scene_cut) av_opt_set_int(context, "sc_threshold", 0, AV_OPT_SEARCH_CHILDREN);
-    // An option value an encoder did not know was logged; it is no reason for a failed open.
-    cavcodec_error_lines()[0] = 0;
-    int err = avcodec_open2(context, codec, 0);
-    if (err < 0) {
-        avcodec_free_context(&context);
-        return err;
-    }
-    *out = context;
-    return 0;
+    return context;
+}
+
+// Opens a context from cavcodec_video_context_new with `options` (encoder.options; what it did not
+// use is left in it): 0, or a negative AVERROR after freeing the context.
+static inline int cavcodec_open_video(AVCodecContext **context, AVDictionary **options) {
+    int err = avcodec_open2(*context, (*context)->codec, options);
+    if (err < 0) avcodec_free_context(context);
+    return err;
 }
 
 // A writable picture in the context's format and size, or NULL.

@@ -4,6 +4,7 @@ import Glibc
 import Capture
 import Config
 import Dispatch
+import Encoder
 import FoundationEssentials  // ProcessInfo only: full Foundation brings ICU (30 MB) into the static binary
 import Logging
 import ServiceLifecycle
@@ -32,6 +33,8 @@ public enum CamcastRunner {
         let logLevel = LogLevelSetting(resolved.logLevel)
         LoggingSystem.bootstrap { label in ConsoleLogHandler.standard(label: label, level: logLevel) }
         let logger = Logger(label: "camcast")
+        // libavcodec's and libavformat's own lines, through this log only (not raw on stderr too).
+        LibavLog.route(to: logger)
         // The first line says which build is running (bug reports quote the journal).
         logger.info("camcast \(CamcastVersion.string) starting", metadata: ["pid": "\(getpid())"])
         for warning in resolved.warnings { logger.warning("\(warning)") }

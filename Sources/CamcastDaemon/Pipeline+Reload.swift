@@ -10,6 +10,9 @@ struct ReloadOutcome: Sendable {
     var needsRestart: [String] = []
     /// Stages that could not be changed; the old ones keep running where they could.
     var failures: [String] = []
+    /// The reload stopped before it changed anything (the new encoder would not open): every
+    /// setting is as it was, including those the daemon applies itself (log level, http).
+    var changedNothing = false
 }
 
 extension Pipeline {
@@ -28,6 +31,12 @@ extension Pipeline {
         let plan = ReloadPlan(from: old, to: new)
         var outcome = ReloadOutcome(needsRestart: plan.needsRestart)
         var running = old
+        // The encoder goes first: the new file's other settings may only make sense with the new
+        // encoder (adaptive bitrate is off for one that cannot change its bitrate live), so if it
+        // will not open, nothing of the new file applies.
+        if let failure = switchEncoder(plan, to: stages, running: &running, outcome: &outcome) {
+            return ReloadOutcome(failures: [failure + "; nothing else of the new file was applied"], changedNothing: true)
+        }
         applyEncoderChanges(plan, to: stages, running: &running, outcome: &outcome)
         if plan.restartSource {
             restartSource(new, stages: stages, running: &running, outcome: &outcome)
@@ -63,9 +72,11 @@ extension Pipeline {
         return outcome
     }
 
-    private func applyEncoderChanges(
+    /// A new session of the other codec or on the other encoder, when the plan asks for one; the
+    /// failure, if it would not open (the running session is untouched then).
+    private func switchEncoder(
         _ plan: ReloadPlan, to stages: PipelineStages, running: inout RunSettings, outcome: inout ReloadOutcome
-    ) {
+    ) -> String? {
         if plan.codec != nil || plan.implementation != nil {
             // A new session of the other codec or on the other encoder, with the settings in force
             // (and the new bitrate and keyframe interval, which the live changes below then find
@@ -87,9 +98,15 @@ extension Pipeline {
                 running.encoder.codec = next.codec
                 running.encoder.implementation = next.implementation
             } catch {
-                outcome.failures.append("\(plan.codec.map { "codec \($0.rawValue)" } ?? "encoder \(next.encoderName)"): \(error)")
+                return "\(plan.codec.map { "codec \($0.rawValue)" } ?? "encoder \(next.encoderName)"): \(error)"
             }
         }
+        return nil
+    }
+
+    private func applyEncoderChanges(
+        _ plan: ReloadPlan, to stages: PipelineStages, running: inout RunSettings, outcome: inout ReloadOutcome
+    ) {
         let adaptive = (plan.adaptiveBitrateFloorKbps ?? running.adaptiveBitrateFloorKbps) != nil
         if let kbps = plan.bitrateKbps, adaptive {
             // The bitrate adapter alone sets the encoder while it is on: the new bitrate is its

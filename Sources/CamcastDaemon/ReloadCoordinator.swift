@@ -7,7 +7,8 @@ import StatusServer
 ///
 /// The new file goes through exactly the checks of a start (SettingsResolver, with the same
 /// command-line flags and environment on top, so flags keep winning). If it has any problem,
-/// every problem is logged and nothing changes. systemd hears RELOADING=1 before and READY=1 after,
+/// every problem is logged and nothing changes; the same if the encoder the file switches to
+/// will not open. systemd hears RELOADING=1 before and READY=1 after,
 /// either way.
 ///
 /// Reloads run one at a time: the actor alone does not ensure that, since it lets a second call
@@ -68,12 +69,20 @@ actor ReloadCoordinator {
             notifier.ready(status: "reload rejected: \(error.problems.count) problem(s) in the config; running unchanged")
             return
         }
-        for warning in resolved.warnings { logger.warning("\(warning)") }
-        http?.apply(resolved.settings.http?.listen)
         let control = self.control
         let settings = resolved.settings
         // Opening outputs and restarting stages blocks: keep that off the cooperative pool.
         let outcome = await DedicatedThread.run { control.reload(to: settings) }
+        if outcome.changedNothing {
+            // All or nothing, as for a file with problems: the warnings are about settings that
+            // are not in force, and the log level and HTTP listener stay as they were.
+            for failure in outcome.failures { logger.error("reload failed: \(failure)") }
+            logger.error("reload failed; the stream continues unchanged")
+            notifier.ready(status: "reload failed: \(outcome.failures.joined(separator: "; ")); running unchanged")
+            return
+        }
+        for warning in resolved.warnings { logger.warning("\(warning)") }
+        http?.apply(resolved.settings.http?.listen)
         if logLevel.level != resolved.logLevel {
             logLevel.level = resolved.logLevel
             logger.notice("log level changed", metadata: ["level": "\(resolved.logLevel)"])

@@ -110,6 +110,8 @@ struct ReloadPlan: Equatable {
         check("encoder.max_frame_delay", before.maxFrameDelay != after.maxFrameDelay)
         // The session keeps the settings it was opened with; scaling has no live setter.
         check("encoder.scaling", before.scaling != after.scaling)
+        // libavcodec reads its options at open only.
+        check("encoder.options", before.codecOptions != after.codecOptions)
         return keys
     }
 }

@@ -14,12 +14,21 @@ extension SettingsResolver {
             level: config.level == "auto" ? nil : config.level, bFrames: config.bframes,
             entropy: config.entropy == .auto ? nil : H264Entropy(rawValue: config.entropy.rawValue),
             threads: config.threads, maxFrameDelay: config.maxFrameDelay, scaling: scalingMode(config.scaling),
-            codec: videoCodec(config.codec), implementation: EncoderImplementation(parsing: config.backend) ?? .library)
+            codec: videoCodec(config.codec), implementation: EncoderImplementation(parsing: config.backend) ?? .library,
+            codecOptions: config.options.map { EncoderOption(name: $0.name, value: $0.value) })
     }
 
     /// "did you mean" for a mistyped libavcodec encoder name, among the ones libavcodec has for
     /// the codec (the settings problem already lists them all).
     static func backendSuggestion(_ issue: EncoderSettingsProblem, _ settings: EncoderSettings) -> String {
+        if issue.setting.hasPrefix("encoder.options."), issue.value == issue.setting.dropFirst("encoder.options.".count),
+            case .avcodec(let encoder) = settings.implementation
+        {
+            // An option name the encoder lacks: the nearest of the ones it has.
+            let names = EncoderSettings.avcodecOptionNames(encoder: encoder)
+            guard let guess = KeySuggestion.closest(to: issue.value, among: names), guess != issue.value else { return "" }
+            return "; did you mean \(guess)?"
+        }
         guard issue.setting == "encoder.backend", case .avcodec(let name) = settings.implementation,
             let guess = KeySuggestion.closest(to: name, among: EncoderSettings.avcodecEncoderNames(for: settings.codec)),
             guess != name

@@ -49,8 +49,13 @@ extension ConfigDecoder {
         for (keyNode, value) in mapping {
             let key = keyNode.scalar?.string ?? describe(keyNode)
             let keyPath = "\(name).\(key)"
+            if name == "encoder", key == Self.encoderOptionsKey {
+                decodeEncoderOptions(value)
+                continue
+            }
             guard let field = fields.first(where: { $0.key == key }) else {
-                reportUnknownKey(key, in: name, candidates: fields.map(\.key), at: location(of: keyNode))
+                let maps = name == "encoder" ? [Self.encoderOptionsKey] : []
+                reportUnknownKey(key, in: name, candidates: fields.map(\.key) + maps, at: location(of: keyNode))
                 continue
             }
             guard case .scalar(let scalar) = value else {

@@ -66,6 +66,21 @@ extension CamcastConfig {
         public var maxFrameDelay: Int?
         /// `encoder.scaling`: fit letterboxes, so nothing is cut off or distorted unless asked for.
         public var scaling: Scaling = .fit
+        /// `encoder.options`: libavcodec option name → value for an `avcodec:NAME` backend, as
+        /// ffmpeg's `-preset p4 -tune ll` give them, in file order. Whether the encoder has each
+        /// option is checked where the encoder settings are (libavcodec is asked).
+        public var options: [Option] = []
+
+        /// One `encoder.options` entry.
+        public struct Option: Sendable, Equatable {
+            public var name: String
+            public var value: String
+
+            public init(name: String, value: String) {
+                self.name = name
+                self.value = value
+            }
+        }
 
         public init() {}
 

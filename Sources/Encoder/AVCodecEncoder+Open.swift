@@ -6,9 +6,9 @@ extension AVCodecEncoder {
     /// encoder reads (size, rate, bitrate and VBV, GOP, B-frames, threads, profile, level), and
     /// x264's named options (preset, tune, profile, coder, rc-lookahead), which only encoders that
     /// have such options take (libx264 does; nvenc knows "profile" but not x264's presets).
-    static func withOpenSettings(
-        _ settings: EncoderSettings, nv12: Bool, _ body: (UnsafePointer<cavcodec_video_settings>) -> Int32
-    ) -> Int32 {
+    static func withOpenSettings<Result>(
+        _ settings: EncoderSettings, nv12: Bool, _ body: (UnsafePointer<cavcodec_video_settings>) -> Result
+    ) -> Result {
         let isH264 = settings.codec == .h264
         let interval = settings.keyframeIntervalInFrames
         var options = cavcodec_video_settings()

@@ -136,27 +136,49 @@ final class AVCodecEncoder: EncoderBackend {
         cavcodec_set_rate(context, Int64(kbps) * 1000, Int64(kbps) * 1000, Int64(settings.vbvBufferKbits(forAverage: kbps)) * 1000)
     }
 
+    private static func unusedOptions(_ dictionary: OpaquePointer?) -> [String] {
+        var names: [String] = []
+        var previous: UnsafePointer<AVDictionaryEntry>?
+        while let key = cavcodec_dictionary_next_key(dictionary, &previous) {
+            names.append(String(cString: key))
+        }
+        return names
+    }
+
     /// Opens the encoder; a refusal names the encoder and what libavcodec logged as the reason.
     private static func open(_ name: String, settings: EncoderSettings) throws(EncoderError) -> UnsafeMutablePointer<AVCodecContext> {
         let info = cavcodec_encoder_lookup(name)
         // The layout the conversion stage makes for this codec, where the encoder takes it.
         let wantsNV12 = !settings.codec.readsPlanarOnly
         let nv12 = info.takes_nv12 != 0 && (wantsNV12 || info.takes_i420 == 0)
-        var opened: UnsafeMutablePointer<AVCodecContext>?
-        // Errors only (libx264's banner and statistics are info), as for the AAC encoder.
-        cavcodec_quiet()
-        cavcodec_capture_errors()
-        let status = withOpenSettings(settings, nv12: nv12) { options in
-            name.withCString { cavcodec_open_video(&opened, $0, options) }
+        // The options set before the open are tried on every encoder, whichever has them: a
+        // value one does not know is no reason to fail, nor to warn about.
+        let (made, _) = LibavLog.capturing {
+            withOpenSettings(settings, nv12: nv12) { options in name.withCString { cavcodec_video_context_new($0, options) } }
         }
-        let logged = String(cString: cavcodec_captured_errors())
-        guard status >= 0, let opened else {
+        guard made != nil else { throw .openFailed("libavcodec could not make a context for avcodec:\(name)") }
+        var context = made
+        var dictionary: OpaquePointer?
+        defer { cavcodec_dictionary_free(&dictionary) }
+        for option in settings.codecOptions {
+            _ = cavcodec_dictionary_set(&dictionary, option.name, option.value)
+        }
+        let (status, logged) = LibavLog.capturing { cavcodec_open_video(&context, &dictionary) }
+        guard status >= 0, let context else {
             var text = [CChar](repeating: 0, count: 128)
             cavcodec_error_text(status, &text, text.count)
             let code = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let reason = logged.isEmpty ? code : "\(logged) (\(code))"
+            let reason = logged.isEmpty ? code : "\(logged.map(\.text).joined(separator: "; ")) (\(code))"
             throw .openFailed("libavcodec could not open avcodec:\(name): \(reason)")
         }
-        return opened
+        LibavLog.log(logged, component: name)
+        // validate() found each name in the encoder's tables; one the open still did not use
+        // (a context option this encoder ignores) would otherwise be silently without effect.
+        let unused = unusedOptions(dictionary)
+        guard unused.isEmpty else {
+            cavcodec_close(context)
+            throw .openFailed("avcodec:\(name) did not use encoder.options \(unused.joined(separator: ", "))")
+        }
+        return context
     }
 }

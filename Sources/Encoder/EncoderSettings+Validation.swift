@@ -93,7 +93,11 @@ extension EncoderSettings {
         if let delay = maxFrameDelay, !(0...250).contains(delay) {
             problem("maxFrameDelay", delay, "0...250 frames, or unset")
         }
-        if let backend = avcodecProblem(prefix: prefix) { problems.append(backend) }
+        if let backend = avcodecProblem(prefix: prefix) {
+            problems.append(backend)
+        } else {
+            problems += avcodecOptionProblems(prefix: prefix)
+        }
         return problems
     }
 

@@ -52,6 +52,8 @@ public struct EncoderSettings: Sendable, Hashable {
     /// Whether x264 may insert extra IDR frames at scene cuts. Off by default so keyframes fall
     /// exactly on the interval, which ingest services and segmenters expect.
     public var sceneCutKeyframes: Bool
+    /// `encoder.options`: libavcodec options for an `avcodec:NAME` encoder, in the order given.
+    public var codecOptions: [EncoderOption]
 
     public init(
         size: VideoSize,
@@ -72,8 +74,10 @@ public struct EncoderSettings: Sendable, Hashable {
         sceneCutKeyframes: Bool = false,
         scaling: ScalingMode = .fit,
         codec: VideoCodec = .h264,
-        implementation: EncoderImplementation = .library
+        implementation: EncoderImplementation = .library,
+        codecOptions: [EncoderOption] = []
     ) {
+        self.codecOptions = codecOptions
         self.codec = codec
         self.implementation = implementation
         self.size = size

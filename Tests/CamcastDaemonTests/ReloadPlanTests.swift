@@ -133,6 +133,15 @@ import Testing
         #expect(ReloadPlan(from: new, to: new).isEmpty)
     }
 
+    @Test func changedEncoderOptionsNeedARestart() {
+        var old = Self.settings()
+        old.encoder.implementation = .avcodec("libx264")
+        var new = old
+        new.encoder.codecOptions = [EncoderOption(name: "g", value: "10")]
+        let plan = ReloadPlan(from: old, to: new)
+        #expect(plan.needsRestart == ["encoder.options"] && plan.implementation == nil)
+    }
+
     @Test func scalingNeedsARestartAndIsNotApplied() {
         var new = Self.settings()
         new.encoder.scaling = .fill

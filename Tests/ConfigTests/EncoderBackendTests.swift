@@ -34,4 +34,29 @@ import Testing
         #expect(problems.map(\.keyPath) == ["encoder.backend"])
         #expect(problems.first?.message.contains("x264 does not encode h265") == true, "\(problems)")
     }
+
+    @Test func optionsAreAMapOfNamesAndValuesInFileOrder() throws {
+        let config = try Self.parse("  backend: avcodec:h264_nvenc\n  options:\n    preset: p4\n    tune: ll\n    g: 60\n    x264-params: \"keyint=30:min-keyint=30\"")
+        #expect(config.encoder.options.map(\.name) == ["preset", "tune", "g", "x264-params"])
+        #expect(config.encoder.options.map(\.value) == ["p4", "ll", "60", "keyint=30:min-keyint=30"])
+        #expect(try Self.parse("  bitrate_kbps: 1000").encoder.options.isEmpty)
+        // All commented out: no options.
+        #expect(try Self.parse("  options:\n    # preset: p4").encoder.options.isEmpty)
+    }
+
+    @Test func optionsOfAnotherShapeAreProblemsAtTheirLine() throws {
+        let list = try Self.problems("  options:\n    - preset")
+        #expect(list.map(\.keyPath) == ["encoder.options"])
+        #expect(list.first?.message.contains("expected a map of libavcodec option names and values") == true, "\(list)")
+        let nested = try Self.problems("  options:\n    preset:\n      fast: 1\n    tune:")
+        #expect(nested.map(\.keyPath) == ["encoder.options.preset", "encoder.options.tune"])
+        #expect(nested.map(\.line) == [4, 5])
+        #expect(nested.allSatisfy { $0.message.contains("expected a value such as a word or a number") }, "\(nested)")
+    }
+
+    @Test func aMistypedOptionsKeyIsAnUnknownKeyWithASuggestion() throws {
+        let problems = try Self.problems("  option:\n    preset: p4")
+        #expect(problems.map(\.keyPath) == ["encoder.option"])
+        #expect(problems.first?.message.contains("did you mean `options`?") == true, "\(problems)")
+    }
 }

@@ -29,6 +29,18 @@ import Testing
 
     static func pts(_ index: Int) -> Int64 { TestFrames.timestamp(index).milliseconds }
 
+    /// Ends the stream, receives the pictures still held, and writes them all as an Annex-B file
+    /// (which the caller removes).
+    static func finish(_ backend: AVCodecEncoder, _ outputs: inout [EncoderBackendOutput], writing name: String) throws -> String {
+        try backend.sendEndOfStream()
+        while case .picture(let picture) = try backend.receive() { outputs.append(picture) }
+        let pictures = outputs.map {
+            EncodedPicture(codec: .h264, units: $0.units, isKeyframe: $0.isKeyframe, pts: $0.pts, dts: $0.dts,
+                           decoderConfiguration: DecoderConfiguration(parameterSets: backend.headers))
+        }
+        return try Harness.writeAnnexB(pictures, name: name)
+    }
+
     @Test("with lookahead and B-frames the first pictures wait, then come out in decode order, and the end drains every one")
     func delayedPicturesDrainInOrder() throws {
         let backend = try AVCodecEncoder(settings: Self.settings(zeroLatency: false, bFrames: 2), logger: Harness.quietLogger)
@@ -93,13 +105,7 @@ import Testing
             while case .picture(let picture) = try backend.receive() { outputs.append(picture) }
         }
         #expect(outputs.count < 20, "libx264's lookahead holds pictures past their send")
-        try backend.sendEndOfStream()
-        while case .picture(let picture) = try backend.receive() { outputs.append(picture) }
-        let pictures = outputs.map {
-            EncodedPicture(codec: .h264, units: $0.units, isKeyframe: $0.isKeyframe, pts: $0.pts, dts: $0.dts,
-                           decoderConfiguration: DecoderConfiguration(parameterSets: backend.headers))
-        }
-        let file = try Harness.writeAnnexB(pictures, name: "avcodec-copied.h264")
+        let file = try Self.finish(backend, &outputs, writing: "avcodec-copied.h264")
         defer { try? FileManager.default.removeItem(atPath: file) }
         let decoded = try FFmpegTools.decodedLuma(file, width: width, height: height)
         #expect(decoded.count == 20)

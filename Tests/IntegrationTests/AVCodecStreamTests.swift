@@ -90,32 +90,58 @@ struct AVCodecStreamTests {
     }
 
     /// SIGHUP with another `encoder.backend`: a new session on the other encoder takes over, as a
-    /// codec change does; one that cannot open (no mem2mem device) fails the reload and leaves the
-    /// running encoder in place. The file decodes whole across the switch.
+    /// codec change does; one that cannot open (no mem2mem device) fails the reload and changes
+    /// nothing else either: not the adaptive bitrate (which a mem2mem encoder would have turned
+    /// off), not the bitrate, not the outputs of the same file. The file decodes whole across the switch.
     @Test func aReloadSwitchesTheEncoderAndAFailedOneKeepsTheRunningOne() throws {
         let dir = try Project.scratchDirectory("avcodec-reload")
         let config = dir.appendingPathComponent("camcast.yaml")
         let file = dir.appendingPathComponent("out.flv")
-        func writeConfig(_ backend: String) throws {
-            try "source:\n  size: 320x240\nencoder:\n  backend: \(backend)\nstatus:\n  interval_seconds: 1\noutputs:\n  - path: \(file.path)\n"
-                .write(to: config, atomically: true, encoding: .utf8)
+        let second = dir.appendingPathComponent("second.flv")
+        func writeConfig(_ backend: String, bitrate: Int = 800, extraOutput: URL? = nil) throws {
+            try """
+                source:
+                  size: 320x240
+                encoder:
+                  backend: \(backend)
+                  bitrate_kbps: \(bitrate)
+                status:
+                  interval_seconds: 1
+                outputs:
+                  - path: \(file.path)
+                \(extraOutput.map { "  - path: \($0.path)\n" } ?? "")
+                """.write(to: config, atomically: true, encoding: .utf8)
         }
         try writeConfig("auto")
         let process = try Daemon.start(["run", "--config", config.path])
+        func statusLines() -> [Substring] {
+            process.stderrSoFar.split(separator: "\n").filter { $0.contains(" info status ") }
+        }
         #expect(Daemon.waitForLog(process, "info ready"), "\(process.stderrSoFar)")
 
         try writeConfig("avcodec:libx264")
         process.signal(SIGHUP)
         #expect(Daemon.waitForLog(process, "reload applied: encoder libx264 → avcodec:libx264 (new encoder session)"), "\(process.stderrSoFar)")
         // Two status lines later the new encoder has been encoding for a second.
-        let statusLines = process.stderrSoFar.components(separatedBy: "info status ").count - 1
-        #expect(Daemon.waitForLog(process, "info status ", occurrences: statusLines + 2), "\(process.stderrSoFar)")
+        var seen = statusLines().count
+        #expect(Daemon.waitForLog(process, "info status ", occurrences: seen + 2), "\(process.stderrSoFar)")
+        #expect(statusLines().last?.contains("/800 kbit/s abr 800 ") == true, "libx264 through libavcodec adapts: \(statusLines().last ?? "")")
 
-        try writeConfig("avcodec:h264_v4l2m2m")
+        try writeConfig("avcodec:h264_v4l2m2m", bitrate: 700, extraOutput: second)
         process.signal(SIGHUP)
         #expect(Daemon.waitForLog(process, "reload failed: encoder avcodec:h264_v4l2m2m: "), "\(process.stderrSoFar)")
         #expect(process.stderrSoFar.contains("Could not find a valid device"))
+        #expect(Daemon.waitForLog(process, "reload failed; the stream continues unchanged"), "\(process.stderrSoFar)")
         #expect(Daemon.isRunning(process), "a failed encoder switch keeps the running one")
+        seen = statusLines().count
+        #expect(Daemon.waitForLog(process, "info status ", occurrences: seen + 2), "\(process.stderrSoFar)")
+        let log = process.stderrSoFar
+        let afterFailure = log[log.range(of: "reload failed: encoder avcodec:h264_v4l2m2m")!.lowerBound...]
+        #expect(!afterFailure.contains("reload applied"), "a failed reload applies nothing: \(afterFailure)")
+        #expect(!log.contains("adaptive bitrate is off"), "a warning about settings that never took effect: \(log)")
+        #expect(statusLines().last?.contains("/800 kbit/s abr 800 ") == true, "adaptive bitrate still on, at the old bitrate: \(statusLines().last ?? "")")
+        #expect(statusLines().last?.contains(" outputs 1 ") == true, "\(statusLines().last ?? "")")
+        #expect(!FileManager.default.fileExists(atPath: second.path), "the failed reload opened an output")
 
         process.signal(SIGTERM)
         let result = try process.wait(timeout: 20)
@@ -124,6 +150,25 @@ struct AVCodecStreamTests {
         #expect(decoded.status == 0 && decoded.stderr.isEmpty, "ffmpeg -xerror: \(decoded.stderr)")
         let dts = try Self.videoPackets(file).map(\.dts)
         #expect(dts.count >= 30 && zip(dts, dts.dropFirst()).allSatisfy { $0 < $1 }, "dts must increase: \(dts)")
+    }
+
+    /// libavcodec's own lines go through Camcast's log, once, as Camcast's lines: libx264 without
+    /// lookahead warns at open that mb-tree needs one, which comes out as a warning of Camcast's,
+    /// not as "[libx264 @ 0x…]" from libavutil's printer too.
+    @Test func libavcodecsLogLinesComeOnceThroughCamcastsLog() throws {
+        let dir = try Project.scratchDirectory("avcodec-log")
+        let config = dir.appendingPathComponent("camcast.yaml")
+        try "encoder:\n  max_frame_delay: 0\n  realtime: false\nhttp:\n  listen: \"\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let result = try ProcessRunner.run(
+            Project.camcastBinary.path,
+            ["run", "--config", config.path, "--source", "testpattern", "--size", "320x240", "--encoder", "avcodec:libx264",
+             "--audio", "none", "--output", dir.appendingPathComponent("out.flv").path, "--duration", "1"], timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        let warning = "lookaheadless mb-tree requires intra refresh or infinite keyint"
+        let lines = result.stderr.split(separator: "\n").filter { $0.contains(warning) }
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(lines.first.map { CamcastLog.time(of: String($0)) != nil && $0.contains(" warning libav libx264: \(warning)") } == true, "\(lines)")
+        #expect(!result.stderr.contains("[libx264 @"), "\(result.stderr)")
     }
 
     /// This machine has no mem2mem encoder: the start fails at once, naming the encoder and
@@ -136,6 +181,9 @@ struct AVCodecStreamTests {
             ["run", "--source", "testpattern", "--encoder", "avcodec:h264_v4l2m2m", "--output", file.path, "--duration", "5"], timeout: 60)
         #expect(result.status != 0 && result.status != 78, "a start failure, not a configuration problem: \(result.status)")
         #expect(result.stderr.contains("libavcodec could not open avcodec:h264_v4l2m2m: Could not find a valid device"), "\(result.stderr)")
+        // libavcodec's reason once, in the error; not also raw from its own printer.
+        #expect(result.stderr.components(separatedBy: "Could not find a valid device").count == 2, "\(result.stderr)")
+        #expect(!result.stderr.contains("[h264_v4l2m2m @"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: file.path), "the failed start left \(file.lastPathComponent)")
         // check-config only knows the name is an H.264 encoder libavcodec has: not its problem.
         let config = dir.appendingPathComponent("camcast.yaml")

@@ -63,6 +63,13 @@ private let refusedStarts: [RefusedStart] = [
           says: "encodes H.265 but encoder.codec is h264"),
     .init(name: "avcodec VA-API encoder", yaml: flvOutput + "encoder:\n  backend: avcodec:h264_vaapi\n",
           says: "VA-API encoders need hardware frames"),
+    // encoder.options: asked of libavcodec's option tables, with no device opened.
+    .init(name: "avcodec option misspelt", yaml: flvOutput + "encoder:\n  backend: avcodec:h264_v4l2m2m\n  options:\n    num_capture_bufers: 8\n",
+          says: "encoder.options.num_capture_bufers: num_capture_bufers is not allowed (avcodec:h264_v4l2m2m has no such option; `ffmpeg -h encoder=h264_v4l2m2m` lists its own, `ffmpeg -h full` the common ones); did you mean num_capture_buffers?"),
+    .init(name: "avcodec option value not taken", yaml: flvOutput + "encoder:\n  backend: avcodec:libx264\n  options:\n    g: ten\n",
+          says: "encoder.options.g: ten is not allowed (a value avcodec:libx264's g takes"),
+    .init(name: "options with x264", yaml: flvOutput + "encoder:\n  options:\n    preset: p4\n",
+          says: "encoder.options: preset is not allowed (options are for an avcodec:NAME backend; libx264 takes preset, realtime"),
 ]
 
 /// Whatever `camcast run` refuses at start, `camcast check-config` refuses too, with the same
