@@ -112,7 +112,7 @@ enum SettingsResolver {
         }
         let encoder = encoderSettings(config.encoder, size: size, frameRate: frameRate)
         for issue in encoder.validate() {
-            problem(issue.setting, "\(issue)" + backendSuggestion(issue, encoder))
+            problem(issue.setting, issue.message + backendSuggestion(issue, encoder))
         }
 
         var source = RunSettings.Source.testPattern

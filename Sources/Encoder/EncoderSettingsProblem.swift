@@ -14,7 +14,12 @@ public struct EncoderSettingsProblem: Sendable, Hashable, CustomStringConvertibl
         self.allowed = allowed
     }
 
+    /// The problem without the key path, for a report that names the key itself.
+    public var message: String {
+        "\(value) is not allowed (\(allowed))"
+    }
+
     public var description: String {
-        "\(setting): \(value) is not allowed (\(allowed))"
+        "\(setting): \(message)"
     }
 }
