@@ -140,7 +140,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Media", "FLV"], path: "Tests/TestSupport"),
 
         // Media's threading without a stage: WakeEvent's waits, SourceThread's start, stop and pacing.
-        .testTarget(name: "MediaTests", dependencies: ["Media"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),
         .testTarget(name: "FLVTests", dependencies: ["FLV", "Media", "TestSupport"]),
         .testTarget(
             name: "EncoderTests",
@@ -197,6 +197,10 @@ let package = Package(
 // about double that build for nothing.
 if Context.environment["CAMCAST_TSAN_BUILD"] == "1" {
     package.targets.removeAll { $0.type == .test && !["EncoderTests", "CamcastDaemonTests", "MediaTests"].contains($0.name) }
+    // Media's `Lock` shows its hand-overs to TSan (see Lock.swift).
+    for target in package.targets where target.type != .system {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.define("CAMCAST_TSAN_LOCK_EDGES")]
+    }
 }
 
 // The lock-counting build (scripts/bench --sections locks; CAMCAST_LOCK_COUNTING=1, in its own

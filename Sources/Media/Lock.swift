@@ -13,6 +13,9 @@ import Synchronization
 /// another stage or across I/O; the waits a queue needs are `ConditionLock`'s (counted too).
 public struct Lock<Value: ~Copyable>: ~Copyable, Sendable {
     @usableFromInline let mutex: Mutex<Value>
+    #if CAMCAST_TSAN_LOCK_EDGES
+    @usableFromInline let edges = Atomic<Int>(0)
+    #endif
 
     @inlinable
     public init(_ initialValue: consuming sending Value) {
@@ -24,9 +27,28 @@ public struct Lock<Value: ~Copyable>: ~Copyable, Sendable {
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         LockTakes.record()
+        #if CAMCAST_TSAN_LOCK_EDGES
+        return try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
+            edges.wrappingAdd(1, ordering: .acquiring)
+            defer { edges.wrappingAdd(1, ordering: .releasing) }
+            return try body(&value)
+        }
+        #else
         return try mutex.withLock(body)
+        #endif
     }
 }
+
+// The ThreadSanitizer build's edges (Package.swift defines CAMCAST_TSAN_LOCK_EDGES with
+// CAMCAST_TSAN_BUILD=1). TSan sees a `Mutex` handed over only on its uncontended path, the
+// compare-and-swap inlined into our instrumented code. A contended take waits in the kernel
+// (FUTEX_LOCK_PI, from the uninstrumented standard library) and the kernel gives it the lock at the
+// owner's FUTEX_UNLOCK_PI, with no atomic operation TSan sees: it then reports the next critical
+// section's accesses as a race with the last one (CI: `AudioStage.deliver` against `start`, both
+// under `state`'s lock, on a loaded machine). So each critical section begins with an acquiring
+// and ends with a releasing read-modify-write of one counter per lock: the next holder's acquire
+// reads the last holder's release, which is the order the mutex gives anyway, now visible to TSan.
+// No other edge is added, so a real race between a locked and an unlocked access is still found.
 
 /// The counting build's one process-wide count of lock takes: every `Lock.withLock`, every
 /// `ConditionLock.lock()` and every wake-up from a `ConditionLock` wait (it takes the mutex again).

@@ -1,8 +1,8 @@
 import AudioCapture
 import Glibc
 import Media
-import Synchronization
 import Testing
+import TestSupport
 
 /// What can be checked without a sound card: a device that is not there at start is what a device
 /// lost mid-run is (issue 25): silence goes out on the sample clock and the device is retried.
@@ -11,7 +11,7 @@ import Testing
     /// Starts a source on `device`, collects what it delivers for about 300 ms, stops it.
     static func silenceFromMissing(_ device: String) throws -> (frames: [AudioFrame], status: AudioSourceStatus) {
         let source = ALSAAudioSource(device: device, format: AudioFormat(sampleRate: 48_000, channels: 1), reopenIntervalSeconds: 0.1)
-        let frames = Mutex<[AudioFrame]>([])
+        let frames = SharedLock<[AudioFrame]>([])
         try source.start { frame in frames.withLock { $0.append(frame) } }
         // Let it send a few silence runs and fail a few reopen attempts.
         for _ in 0..<100 where frames.withLock({ $0.count }) < 8 { usleep(20_000) }

@@ -16,7 +16,7 @@ import TestSupport
         let source = SilentAudioSource(format: format)
         let collector = AudioFrameCollector()
         // The source thread's own CPU time, read on it at each delivery.
-        let threadCPU = Mutex<Double>(0)
+        let threadCPU = SharedLock<Double>(0)
         try source.start { frame in
             collector.deliver(frame)
             var time = timespec()

@@ -1,7 +1,7 @@
 import AudioEncoder
 import Media
-import Synchronization
 import Testing
+import TestSupport
 
 /// The time an AAC session announces for its next packet is the time that packet then has:
 /// the interleaver lets pictures go on it, so a time too late would put audio behind them.
@@ -13,7 +13,7 @@ import Testing
 
     @Test("the announced next time is the next packet's DTS, a frame before libavcodec hands it out, on uneven runs and after a gap")
     func announcedTimeIsTheNextPacketsTime() throws {
-        let events = Mutex<[Event]>([])
+        let events = SharedLock<[Event]>([])
         let format = AACEncoderSessionTests.mono48k
         let origin = AACEncoderSessionTests.origin
         let session = try AACEncoderSession(

@@ -109,7 +109,7 @@ struct AudioMuxingTests {
 
     @Test("interleaver: two threads' packets, paced like capture at 4× speed, come out in time order, all of them")
     func interleavesTwoThreads() async throws {
-        let received = Mutex<[MediaPacket]>([])
+        let received = SharedLock<[MediaPacket]>([])
         let interleaver = try PacketInterleaver { batch in received.withLock { $0.append(contentsOf: batch) } }
         defer { interleaver.close() }
         let video = FrameStream(gop: 30)
@@ -148,7 +148,7 @@ struct AudioMuxingTests {
 
     @Test("interleaver: audio that arrives an AAC frame after its time is put in its place; nothing is moved")
     func lateAudioWithinTheWindowIsOrdered() throws {
-        let received = Mutex<[MediaPacket]>([])
+        let received = SharedLock<[MediaPacket]>([])
         let interleaver = try PacketInterleaver { batch in received.withLock { $0.append(contentsOf: batch) } }
         defer { interleaver.close() }
         let video = FrameStream(gop: 30)

@@ -4,6 +4,7 @@ import Logging
 import Media
 import Synchronization
 import Testing
+import TestSupport
 
 /// Defect 2 of issue 26: a reload that replaces the audio source must neither drop the track
 /// silently nor leave a source running after the stop.
@@ -144,9 +145,9 @@ import Testing
     @Test("a reload to another sample rate tells the pipeline between the old encoder's last packet and the new one's first (the interleaver's delay changes there)")
     func encoderChangeComesBetweenTheTwoEncoders() throws {
         // Each packet's AudioSpecificConfig (it names the rate), and nil where the stage told of the change.
-        let events = Mutex<[[UInt8]?]>([])
+        let events = SharedLock<[[UInt8]?]>([])
         let tally = PacketTally()
-        let told = Mutex<[AudioSettings]>([])
+        let told = SharedLock<[AudioSettings]>([])
         let stage = AudioStage(
             settings: Self.mono, logger: Logger(label: "test.audio"), startMilliseconds: 0,
             deliver: { packets, _ in

@@ -3,8 +3,8 @@ import Foundation
 @testable import CamcastDaemon
 import Logging
 import Media
-import Synchronization
 import Testing
+import TestSupport
 
 /// The audio stage's session opens on the video's first picture, whichever comes first: the
 /// picture or the audio source's start.
@@ -12,8 +12,8 @@ import Testing
     static let settings = AudioSettings(source: .silent, format: AudioFormat(sampleRate: 48_000, channels: 1), bitrateKbps: 128)
 
     static func run(videoFirst: Bool) throws -> [MediaPacket] {
-        let packets = Mutex<[MediaPacket]>([])
-        let failures = Mutex<[String]>([])
+        let packets = SharedLock<[MediaPacket]>([])
+        let failures = SharedLock<[String]>([])
         let stage = AudioStage(
             settings: settings, logger: Logger(label: "test.audio"), startMilliseconds: 0,
             output: { packet in packets.withLock { $0.append(packet) } },

@@ -2,9 +2,9 @@
 import Glibc
 #endif
 import Media
-import Synchronization
 import Testing
 @testable import Outputs
+import TestSupport
 
 /// The interleaver as a stage: the audio's announced next time lets a picture go before the AAC
 /// packet that follows it exists, and the outputs are called on the interleaver's thread.
@@ -58,7 +58,7 @@ import Testing
 
     @Test("the outputs are called on the interleaver's own thread, not on a track's")
     func deliversOnItsOwnThread() throws {
-        let threads = Mutex<[pthread_t]>([])
+        let threads = SharedLock<[pthread_t]>([])
         let interleaver = try PacketInterleaver { batch in threads.withLock { $0 += batch.map { _ in pthread_self() } } }
         defer { interleaver.close() }
         let pusher = pthread_self()

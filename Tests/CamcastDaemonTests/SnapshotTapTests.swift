@@ -4,6 +4,7 @@ import Foundation
 import Media
 import Synchronization
 import Testing
+import TestSupport
 
 /// /snapshot.jpg is the picture as it was encoded, overlay included. An owned frame's array is the
 /// source's own buffer (a y4m clip's, the test pattern's): after the encode the overlay puts the
@@ -14,7 +15,7 @@ import Testing
         let width = 64, height = 32
         let layout = VideoFrame.i420Planes(width: width, height: height)
         let tap = SnapshotTap()
-        let jpeg = Mutex<[UInt8]?>(nil)
+        let jpeg = SharedLock<[UInt8]?>(nil)
         let answered = Atomic<Bool>(false)
         // A request waits (up to 1 s) on its own thread for the capture thread's next frame.
         Thread.detachNewThread {

@@ -7,6 +7,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 import V4L2
 #endif
 
@@ -14,8 +15,8 @@ import V4L2
 /// checks are on counts and bytes.
 @Suite struct CameraReplaySourceTests {
     final class Collector: Sendable {
-        let frames = Mutex<[VideoFrame]>([])
-        let endings = Mutex<[String?]>([])
+        let frames = SharedLock<[VideoFrame]>([])
+        let endings = SharedLock<[String?]>([])
         let ended = Atomic<Bool>(false)
 
         func add(_ frame: VideoFrame) { frames.withLock { $0.append(frame.owned()) } }
@@ -133,7 +134,7 @@ import V4L2
         let width = 64, height = 32, frameBytes = 2 * 64 * 32
         let bytes = (0..<(2 * frameBytes + frameBytes / 2)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 9) }
         let path = try MJPEGClip.file(bytes, name: "clip.yuyv")
-        let seen = Mutex<[(borrowed: Bool, address: UInt, bytes: [UInt8])]>([])
+        let seen = SharedLock<[(borrowed: Bool, address: UInt, bytes: [UInt8])]>([])
         let ended = Atomic<Bool>(false)
         let source = try CameraReplaySource(
             settings: CameraReplaySettings(

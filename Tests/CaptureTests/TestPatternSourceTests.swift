@@ -1,7 +1,7 @@
 import Capture
 import Media
-import Synchronization
 import Testing
+import TestSupport
 
 @Suite struct TestPatternSourceTests {
     @Test func consecutiveFramesDifferEverywhereTheyShouldMove() throws {
@@ -49,7 +49,7 @@ import Testing
 
     @Test func deliversFramesOnTheFrameClockAndStopsCleanly() async throws {
         let source = try TestPatternSource(size: VideoSize(width: 64, height: 36), frameRate: FrameRate(numerator: 100))
-        let frames = Mutex<[VideoFrame]>([])
+        let frames = SharedLock<[VideoFrame]>([])
         try source.start { frame in frames.withLock { $0.append(frame) } }
         #expect(throws: CaptureError.alreadyStarted) { try source.start { _ in } }
         while frames.withLock({ $0.count }) < 10 {

@@ -2,8 +2,8 @@
 import Glibc
 import Logging
 import Media
-import Synchronization
 import Testing
+import TestSupport
 
 /// What the source does without a camera; capture itself is tested against vivid in
 /// CaptureIntegrationTests.
@@ -14,7 +14,7 @@ import Testing
 
     /// Frames the source delivered, for the tests to look at.
     final class Delivered: Sendable {
-        let frames = Mutex<[VideoFrame]>([])
+        let frames = SharedLock<[VideoFrame]>([])
         func add(_ frame: VideoFrame) { frames.withLock { $0.append(frame.owned()) } }
         var count: Int { frames.withLock { $0.count } }
     }

@@ -6,6 +6,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// A reload whose new source fails falls back to starting the old source again. A y4m source gave
@@ -15,7 +16,7 @@ import Glibc
 @Suite struct Y4MFileSourceRestartTests {
     /// The first byte of each frame: `Y4MClip` fills frame n with n + 1.
     final class Marks: Sendable {
-        let values = Mutex<[UInt8]>([])
+        let values = SharedLock<[UInt8]>([])
         let ended = Atomic<Int>(0)
         func add(_ frame: VideoFrame) { values.withLock { $0.append(frame.copiedBytes()[0]) } }
         var all: [UInt8] { values.withLock { $0 } }
@@ -57,7 +58,7 @@ import Glibc
     @Test func aRestartedClipNeverHandsOutTwoFramesCloserThanAnInterval() throws {
         let path = try Y4MClip.file(Y4MClip.bytes(fps: "10:1", frames: 50))
         let source = try Y4MFileSource(settings: Y4MSourceSettings(path: path, loop: false, pace: .realtime))
-        let stamps = Mutex<[MonotonicTime]>([])
+        let stamps = SharedLock<[MonotonicTime]>([])
         let record: @Sendable (VideoFrame) -> Void = { frame in stamps.withLock { $0.append(frame.timestamp) } }
         try source.start(deliver: record)
         for _ in 0..<2000 where stamps.withLock({ $0.count }) < 2 { usleep(5000) }

@@ -5,6 +5,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// No assertion here depends on how fast anything runs: timestamps are checked for their spacing
@@ -12,8 +13,8 @@ import Glibc
 @Suite struct Y4MFileSourceTests {
     /// Frames collected on the source's thread, and how playback ended.
     final class Collector: Sendable {
-        let frames = Mutex<[VideoFrame]>([])
-        let ending = Mutex<[Y4MError?]>([])
+        let frames = SharedLock<[VideoFrame]>([])
+        let ending = SharedLock<[Y4MError?]>([])
         let ended = Atomic<Bool>(false)
 
         /// Keeps `frame` past its delivery, so keeps what `owned()` gives (the source's buffer,
@@ -54,7 +55,7 @@ import Glibc
     func picturesOfAFileAreReadIntoOneReusedBuffer(frameLine: String) throws {
         let bytes = Y4MClip.bytes(width: 32, height: 16, frames: 3, frameLine: frameLine)
         let path = try Y4MClip.file(bytes)
-        let seen = Mutex<[(borrowed: Bool, address: UInt, bytes: [UInt8])]>([])
+        let seen = SharedLock<[(borrowed: Bool, address: UInt, bytes: [UInt8])]>([])
         let ended = Atomic<Bool>(false)
         let source = try Y4MFileSource(settings: Y4MSourceSettings(path: path, loop: false, pace: .fast)) { _ in
             ended.store(true, ordering: .releasing)

@@ -2,6 +2,7 @@
 import Media
 import Synchronization
 import Testing
+import TestSupport
 
 /// The session drives its backend through send/receive, so a backend that works through buffer
 /// queues (V4L2 mem2mem, VA-API) fits it: `QueueingTestBackend` holds pictures, refuses sends when
@@ -120,7 +121,7 @@ import Testing
     @Test("pictures of a burst are handed on after the session's lock is released: the handler may call back into the session")
     func burstsAreDeliveredOutsideTheLock() throws {
         let collector = PictureCollector()
-        let session = Mutex<EncoderSession?>(nil)
+        let session = SharedLock<EncoderSession?>(nil)
         let reconfigured = Atomic(0)
         let opened = try QueueingTestBackend.session(Harness.settings(), capacity: 3, batch: 4, log: QueueingBackendLog()) { picture in
             // Takes the session's lock: under it (a Mutex is not recursive) this would never return.

@@ -63,7 +63,7 @@ import Testing
             recovery: EncoderRecoveryPolicy(attempts: 2, delay: .milliseconds(1500))
         ) { _ in }
         session.injectFaults(encodeFailures: 1, openFailures: 1)
-        let result = Mutex<Result<Void, EncoderError>?>(nil)
+        let result = SharedLock<Result<Void, EncoderError>?>(nil)
         let encoding = try DedicatedThread {
             let outcome = Result { () throws(EncoderError) in
                 try session.encode(TestFrames.frame(.i420, width: 320, height: 180, index: 0).frame)

@@ -1,6 +1,7 @@
 import Media
 import Synchronization
 import Testing
+import TestSupport
 
 /// The pacing thread every source runs on: its waits are ticks until `stop`, which ends a wait at
 /// once whether the thread was already asleep or not yet. Deadlines that should not be reached are
@@ -18,7 +19,7 @@ import Testing
     /// Unstopped, each wait lasts to its deadline and says go on.
     @Test func waitsAreTicksUntilStopped() throws {
         let thread = Self.makeThread()
-        let ticks = Mutex<[Bool]>([])
+        let ticks = SharedLock<[Bool]>([])
         let start = MonotonicTime.now()
         try thread.start {
             for tick in 1...3 {
@@ -35,7 +36,7 @@ import Testing
     @Test func aStopWakesAThreadAsleepToAFarDeadline() throws {
         let thread = Self.makeThread()
         let asleep = Atomic<Bool>(false)
-        let outcome = Mutex<Bool?>(nil)
+        let outcome = SharedLock<Bool?>(nil)
         try thread.start {
             asleep.store(true, ordering: .releasing)
             let goOn = thread.wait(until: MonotonicTime.now().adding(nanoseconds: Self.far))
@@ -52,7 +53,7 @@ import Testing
     /// sleep; its next wait must still end at once, not at the deadline.
     @Test func aStopGivenBeforeTheWaitBeginsStillEndsItAtOnce() throws {
         let thread = Self.makeThread()
-        let outcome = Mutex<(goOn: Bool, slept: Int64)?>(nil)
+        let outcome = SharedLock<(goOn: Bool, slept: Int64)?>(nil)
         try thread.start {
             while thread.isRunning { SystemCall.sleep(nanoseconds: 1_000_000) }  // busy until the stop
             let start = MonotonicTime.now()
@@ -71,7 +72,7 @@ import Testing
         let thread = Self.makeThread()
         try thread.start {}
         thread.stop()
-        let outcome = Mutex<Bool?>(nil)
+        let outcome = SharedLock<Bool?>(nil)
         try thread.start {
             let goOn = thread.wait(until: MonotonicTime.now().adding(nanoseconds: 20_000_000))
             outcome.withLock { $0 = goOn }

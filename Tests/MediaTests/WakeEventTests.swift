@@ -2,6 +2,7 @@ import Glibc
 import Media
 import Synchronization
 import Testing
+import TestSupport
 
 /// The eventfd wait that paces the sources and wakes the device loops. Every wait that should end
 /// at once is given a deadline 10 s away and must end well before it, so a loaded machine cannot
@@ -29,7 +30,7 @@ import Testing
     @Test func aSignalFromAnotherThreadWakesASleeperAtOnce() throws {
         let wake = try WakeEvent()
         let sleeping = Atomic<Bool>(false)
-        let outcome = Mutex<(signalled: Bool, slept: Int64)?>(nil)
+        let outcome = SharedLock<(signalled: Bool, slept: Int64)?>(nil)
         let sleeper = try DedicatedThread {
             let start = MonotonicTime.now()
             sleeping.store(true, ordering: .releasing)
