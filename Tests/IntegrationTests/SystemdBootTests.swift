@@ -57,7 +57,9 @@ struct SystemdBootTests {
     /// Shortened for the test (drop-in) from the units' 30 s, so a hang is caught in seconds.
     static let watchdogSeconds = 8.0
 
-    static func config(port: Int, bitrate: Int) -> String {
+    /// Every instance's YAML: the test pattern, small and slow, to the server under `key` and into
+    /// the files at `paths`.
+    static func config(port: Int, key: String = key, bitrate: Int = 300, paths: [String] = []) -> String {
         """
         source:
           type: testpattern
@@ -67,11 +69,10 @@ struct SystemdBootTests {
           bitrate_kbps: \(bitrate)
         outputs:
           - url: rtmp://127.0.0.1:\(port)/rec/\(key)
-          - path: /var/lib/camcast/main.flv
-          - path: /var/lib/camcast/main.h264
 
-        """
+        """ + paths.map { "  - path: \($0)\n" }.joined()
     }
+    static let mainPaths = ["/var/lib/camcast/main.flv", "/var/lib/camcast/main.h264"]
 
     @Test(.timeLimit(.minutes(30)))
     func theDebInstallsBootsStreamsReloadsRecoversAndStopsCleanly() throws {
@@ -84,7 +85,8 @@ struct SystemdBootTests {
         try clock.step("boot") { try box.boot() }
 
         try checkInstallation(box)
-        try box.install(Self.config(port: server.port, bitrate: 300), at: "/etc/camcast/camcast.yaml", group: "camcast", mode: "640")
+        try box.install(
+            Self.config(port: server.port, bitrate: 300, paths: Self.mainPaths), at: "/etc/camcast/camcast.yaml", group: "camcast", mode: "640")
         try startStreaming(box, server, clock)
         try reload(box, server, clock)
         try secondInstance(box, server, clock)
@@ -166,7 +168,8 @@ struct SystemdBootTests {
 
     private func reload(_ box: NspawnContainer, _ server: RTMPServer, _ clock: StepClock) throws {
         let pid = try box.property("camcast", "MainPID")
-        try box.install(Self.config(port: server.port, bitrate: 500), at: "/etc/camcast/camcast.yaml", group: "camcast", mode: "640")
+        try box.install(
+            Self.config(port: server.port, bitrate: 500, paths: Self.mainPaths), at: "/etc/camcast/camcast.yaml", group: "camcast", mode: "640")
         let reloaded = try clock.step("systemctl reload camcast") { try box.exec(["systemctl", "reload", "camcast"]) }
         #expect(reloaded.status == 0, "ExecReload= works without procps: \(reloaded.stderr)")
         let applied = try waitUntil(10) {
@@ -180,17 +183,7 @@ struct SystemdBootTests {
     }
 
     private func secondInstance(_ box: NspawnContainer, _ server: RTMPServer, _ clock: StepClock) throws {
-        let yaml = """
-            source:
-              size: 320x240
-              fps: 15
-            encoder:
-              bitrate_kbps: 300
-            outputs:
-              - url: rtmp://127.0.0.1:\(server.port)/rec/\(Self.key2)
-              - path: /var/lib/camcast/cam2/cam2.flv
-
-            """
+        let yaml = Self.config(port: server.port, key: Self.key2, paths: ["/var/lib/camcast/cam2/cam2.flv"])
         try box.install(yaml, at: "/etc/camcast/cam2.yaml", group: "camcast", mode: "640")
         let started = try clock.step("systemctl start camcast@cam2") { try box.exec(["systemctl", "start", "camcast@cam2"]) }
         #expect(started.status == 0, "\(started.stderr)\(box.log("camcast@cam2"))")
@@ -280,17 +273,7 @@ struct SystemdBootTests {
 
     /// The instance for the kill and watchdog checks: the test pattern to the server.
     private func installGuardInstance(_ box: NspawnContainer, _ server: RTMPServer) throws {
-        let yaml = """
-            source:
-              size: 320x240
-              fps: 15
-            encoder:
-              bitrate_kbps: 300
-            outputs:
-              - url: rtmp://127.0.0.1:\(server.port)/rec/\(Self.key4)
-
-            """
-        try box.install(yaml, at: "/etc/camcast/guard.yaml", group: "camcast", mode: "640")
+        try box.install(Self.config(port: server.port, key: Self.key4), at: "/etc/camcast/guard.yaml", group: "camcast", mode: "640")
     }
 
     /// Issue 25: the unit enabled with a camera that is not there is active (READY came), streams
