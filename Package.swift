@@ -3,7 +3,8 @@ import PackageDescription
 
 // The pipeline is visible in the targets:
 //   Capture ─▶ Conversion ─▶ Overlay ─▶ Encoder ─▶ Outputs (FLV files, Annex-B files, RTMP over librtmp), wired together by
-//   CamcastDaemon, started by `camcast`.
+//   CamcastDaemon, started by `camcast`; the sound beside it: AudioCapture ─▶ AudioPath (AAC by AudioEncoder) ─▶ Outputs'
+//   interleaver.
 // Each C library is wrapped by exactly one thin `C*` system-library module and imported by exactly
 // one Swift module (libavcodec by two: AudioEncoder's AAC, Encoder's avcodec video backend), always
 // `internal import`, so no C type reaches a public API. FLV and RTMPAddress are pure Swift; Media
@@ -119,12 +120,15 @@ let package = Package(
         // file's work, YAMLComposer builds the node tree with each value's line and column. No
         // Foundation: a YAML library built on it would bring ICU's 30 MB into the static binary.
         .target(name: "Config", dependencies: ["Media", "RTMPAddress", "CYAML"]),
+        // The sound beside the video: an audio source's thread into its AAC session, whose packets go
+        // to the interleaver (AudioStage), and a reload's swap of source and session in place.
+        .target(name: "AudioPath", dependencies: ["Media", "AudioCapture", "AudioEncoder", .product(name: "Logging", package: "swift-log")]),
         // Wiring, lifecycle and status.
         .target(
             name: "CamcastDaemon",
             dependencies: [
                 "Media", "Capture", "Conversion", "Encoder", "FLV", "RTMPAddress", "RTMP", "Outputs", "Recording", "Config", "AudioCapture",
-                "AudioEncoder", "Overlay", "Telemetry", "StatusServer", .product(name: "Logging", package: "swift-log"),
+                "AudioEncoder", "AudioPath", "Overlay", "Telemetry", "StatusServer", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -139,7 +143,8 @@ let package = Package(
         // FLV for the tests' FLV reader (the product only writes FLV).
         .target(name: "TestSupport", dependencies: ["Media", "FLV"], path: "Tests/TestSupport"),
 
-        // Media's threading without a stage: WakeEvent's waits, SourceThread's start, stop and pacing.
+        // Media's threading without a stage: WakeEvent's waits, SourceThread's start, stop and pacing,
+        // Lock's contended hand-overs (LockTests, for ThreadSanitizer), PublishedReference's swap.
         .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),
         .testTarget(name: "FLVTests", dependencies: ["FLV", "Media", "TestSupport"]),
         .testTarget(
@@ -169,14 +174,24 @@ let package = Package(
         .testTarget(name: "OverlayTests", dependencies: ["Overlay", "Conversion", "Media"]),
         .testTarget(name: "ConversionTests", dependencies: ["Conversion", "Media"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Media", "TestSupport"]),
-        // Daemon and output logic apart from processes: the RTMP output over a fake publisher,
-        // reconnect schedule, send queue, dead-peer detection, reload plans, sd_notify datagrams,
-        // watchdog, status line.
+        // The outputs' threads without a server: the RTMP output over a fake publisher, the send queue
+        // and its batches, output failures, the FLV file writer, the interleaver and audio in it.
+        .testTarget(
+            name: "OutputsTests",
+            dependencies: [
+                "Outputs", "Encoder", "FLV", "Media", "RTMP", "RTMPAddress", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ]),
+        // The audio stage over scripted sources: start, the video's first picture, stop, a reload's swap.
+        .testTarget(
+            name: "AudioPathTests",
+            dependencies: ["AudioPath", "AudioCapture", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        // Daemon and output logic apart from processes: reconnect schedule, dead-peer detection, reload
+        // plans, sd_notify datagrams, watchdog, status line.
         .testTarget(
             name: "CamcastDaemonTests",
             dependencies: [
-                "CamcastDaemon", "Capture", "Config", "Encoder", "FLV", "Media", "Outputs", "RTMP", "RTMPAddress", "TestSupport",
-                "Telemetry", "StatusServer", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "CamcastDaemon", "AudioPath", "Capture", "Config", "Encoder", "FLV", "Media", "Outputs", "RTMP", "RTMPAddress",
+                "TestSupport", "Telemetry", "StatusServer", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         // Boots the vivid VM (scripts/vivid-vm) from the host and runs its in-VM suites there.
         .testTarget(
@@ -193,10 +208,24 @@ let package = Package(
 )
 
 // scripts/test's ThreadSanitizer run (CAMCAST_TSAN_BUILD=1, in its own scratch directory) builds
-// only the test targets whose tests it runs, with what they import: the other test targets would
-// about double that build for nothing.
+// only the test targets whose tests it runs and the targets they import: `swift build` builds every
+// target declared, and the others (the rest of the tests, the daemon, its HTTP server on SwiftNIO,
+// the executable) were most of that build, for nothing.
 if Context.environment["CAMCAST_TSAN_BUILD"] == "1" {
-    package.targets.removeAll { $0.type == .test && !["EncoderTests", "CamcastDaemonTests", "MediaTests"].contains($0.name) }
+    var needed: Set = ["EncoderTests", "MediaTests", "OutputsTests", "AudioPathTests"]
+    var unread = Array(needed)
+    while let name = unread.popLast(), let target = package.targets.first(where: { $0.name == name }) {
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _):
+                if needed.insert(name).inserted { unread.append(name) }
+            default:
+                break  // a product of another package: built only if a target kept here uses it
+            }
+        }
+    }
+    package.targets.removeAll { !needed.contains($0.name) }
+    package.products.removeAll()
     // Media's `Lock` shows its hand-overs to TSan (see Lock.swift).
     for target in package.targets where target.type != .system {
         target.swiftSettings = (target.swiftSettings ?? []) + [.define("CAMCAST_TSAN_LOCK_EDGES")]

@@ -1,4 +1,5 @@
 import AudioCapture
+import AudioPath
 import Logging
 import Media
 

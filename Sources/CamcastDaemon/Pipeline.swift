@@ -1,3 +1,4 @@
+import AudioPath
 import Capture
 import Conversion
 import Encoder

@@ -1,3 +1,4 @@
+import AudioPath
 import Capture
 import Encoder
 import Logging

@@ -1,3 +1,4 @@
+import AudioPath
 import Encoder
 
 /// What a reload changes, worked out from the running settings and the new ones before anything

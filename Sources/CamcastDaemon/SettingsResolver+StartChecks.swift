@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import AudioPath
 import Glibc
 #endif
 import AudioCapture

@@ -2,6 +2,7 @@ import FLV
 import Foundation
 import Logging
 import Media
+import TestSupport
 import Testing
 @testable import CamcastDaemon
 @testable import Outputs

@@ -1,3 +1,4 @@
+import AudioPath
 import Config
 import Foundation
 import Media

@@ -11,7 +11,7 @@ extension AudioStage {
     /// source and flushes the session in force, and the replacement, if it started, is stopped
     /// here rather than left running. Nothing fails silently: an old source that cannot start
     /// again fails the run through `onFailure`.
-    func replace(with new: AudioSettings) throws {
+    public func replace(with new: AudioSettings) throws {
         let replacement = try sources(new)
         let taken = state.withLock { state -> (any AudioSource, AACEncoderSession?, AudioSettings, MonotonicTime?)? in
             guard case .running(let source, let session) = state.phase else { return nil }

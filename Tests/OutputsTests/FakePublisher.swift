@@ -3,7 +3,6 @@ import FLV
 import Foundation
 import RTMP
 import Synchronization
-@testable import CamcastDaemon
 @testable import Outputs
 
 /// A scripted RTMP server for `RTMPOutput`'s publish loop: each connection attempt takes the next

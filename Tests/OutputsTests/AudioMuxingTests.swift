@@ -6,29 +6,6 @@ import TestSupport
 import Testing
 @testable import Outputs
 
-/// AAC packets every 21 ms (1024 samples at 48 kHz, rounded down to whole ms as the stream clock
-/// is), numbered in their data like `FrameStream`'s pictures.
-struct AudioStream {
-    static let configuration = DecoderConfiguration(parameterSets: [[0x11, 0x88]])
-
-    static func packet(_ number: Int, configuration: DecoderConfiguration = AudioStream.configuration) -> MediaPacket {
-        let time = Int64(number) * 1024 * 1000 / 48000
-        return MediaPacket(
-            codec: .aac, decoderConfiguration: configuration, isKeyframe: true, dts: time, pts: time, captureTime: time,
-            units: [[0x21] + withUnsafeBytes(of: UInt32(number).bigEndian, Array.init)])
-    }
-
-    /// Video (gop 10, 33 ms) and audio (21 ms) up to `milliseconds`, merged by time, video first at ties.
-    static func merged(milliseconds: Int64, gop: Int = 10) -> [MediaPacket] {
-        let video = FrameStream(gop: gop)
-        var packets = (0...Int(milliseconds / 33)).map { video.packet($0) }
-        packets += (0...Int(milliseconds * 48 / 1024)).map { packet($0) }
-        return packets.enumerated().sorted {
-            ($0.element.dts, $0.element.mediaKind == .video ? 0 : 1, $0.offset) < ($1.element.dts, $1.element.mediaKind == .video ? 0 : 1, $1.offset)
-        }.map(\.element)
-    }
-}
-
 @Suite("Audio in the FLV muxer, send queue and interleaver")
 struct AudioMuxingTests {
     static let metadata = try! FLVTag(type: .scriptData, timestamp: 0, body: [0x02, 0x00, 0x00])

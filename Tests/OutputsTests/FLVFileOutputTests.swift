@@ -4,7 +4,6 @@ import Foundation
 import Logging
 import TestSupport
 import Testing
-@testable import CamcastDaemon
 @testable import Outputs
 
 /// Issue 14 #9: a restart used to truncate the previous recording (O_TRUNC on the same path).

@@ -1,5 +1,5 @@
 import Testing
-@testable import CamcastDaemon
+import Media
 
 /// The encoder session's slot: read on every frame without a lock (issue 26).
 @Suite struct PublishedReferenceTests {

@@ -2,29 +2,8 @@ import Media
 import Foundation
 import Synchronization
 import Testing
-@testable import CamcastDaemon
 @testable import Outputs
 import TestSupport
-
-/// Frames numbered in encoding order, a keyframe every `gop`, 33 ms apart; the frame number
-/// travels in the packet's data so the test can tell which frames came out.
-struct FrameStream {
-    let gop: Int
-    static let configuration = DecoderConfiguration(parameterSets: [[0x67, 0x42, 0xC0, 0x1E, 0xD9], [0x68, 0xCE, 0x3C, 0x80]])
-
-    func packet(_ number: Int, configuration: DecoderConfiguration = FrameStream.configuration) -> MediaPacket {
-        let value = UInt32(bitPattern: Int32(number))
-        let keyframe = number % gop == 0
-        return MediaPacket(
-            codec: .h264, decoderConfiguration: configuration, isKeyframe: keyframe, dts: Int64(number) * 33,
-            pts: Int64(number) * 33, captureTime: Int64(number) * 33,
-            units: [[keyframe ? 0x65 : 0x41] + withUnsafeBytes(of: value.bigEndian, Array.init)])
-    }
-
-    static func number(_ packet: MediaPacket) -> Int {
-        Int(Int32(bitPattern: packet.units[0].dropFirst().prefix(4).reduce(0) { $0 << 8 | UInt32($1) }))
-    }
-}
 
 final class KeyframeRequests: Sendable {
     let count = Atomic<Int>(0)

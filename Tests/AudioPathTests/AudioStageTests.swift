@@ -1,6 +1,6 @@
 import AudioCapture
 import Foundation
-@testable import CamcastDaemon
+@testable import AudioPath
 import Logging
 import Media
 import Testing

@@ -1,4 +1,3 @@
-import Media
 import Synchronization
 
 /// An object every frame reads and a rare event replaces (the encoder session, which only a codec
@@ -7,12 +6,12 @@ import Synchronization
 /// A replaced object is kept alive until this goes, not released at once: a reader may have loaded
 /// its pointer just before the swap and take its own reference a moment later. Replace only
 /// rarely (once per reload at most); each replacement keeps one object more.
-final class PublishedReference<Object: AnyObject & Sendable>: Sendable {
+public final class PublishedReference<Object: AnyObject & Sendable>: Sendable {
     private let current: Atomic<Unmanaged<Object>>
     /// Everything replaced so far, kept so that a reader's unretained load stays valid.
     private let retired = Lock<[Object]>([])
 
-    init(_ object: Object) {
+    public init(_ object: Object) {
         current = Atomic(Unmanaged.passRetained(object))
     }
 
@@ -20,11 +19,11 @@ final class PublishedReference<Object: AnyObject & Sendable>: Sendable {
         current.load(ordering: .acquiring).release()
     }
 
-    var value: Object {
+    public var value: Object {
         current.load(ordering: .acquiring).takeUnretainedValue()
     }
 
-    func replace(with object: Object) {
+    public func replace(with object: Object) {
         let old = current.exchange(Unmanaged.passRetained(object), ordering: .acquiringAndReleasing)
         retired.withLock { $0.append(old.takeRetainedValue()) }
     }

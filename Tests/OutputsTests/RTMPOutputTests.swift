@@ -5,7 +5,6 @@ import Logging
 import RTMP
 import RTMPAddress
 import Testing
-@testable import CamcastDaemon
 @testable import Outputs
 import TestSupport
 

@@ -17,7 +17,7 @@ import Synchronization
 ///
 /// Its life is one enum behind one lock. A reload replaces the source (and the session, if the
 /// format or bit rate changed) while the video runs on (AudioStage+Replace).
-final class AudioStage: Sendable {
+public final class AudioStage: Sendable {
     enum Phase {
         case idle
         /// Source running; `session` is nil until the video's first picture.
@@ -73,9 +73,9 @@ final class AudioStage: Sendable {
     /// Makes the source for a settings (`makeSource`, unless a test gives its own).
     let sources: @Sendable (AudioSettings) throws -> any AudioSource
     /// AAC frames encoded (packets delivered), for the status line and the stop summary.
-    let encodedFrames = Atomic<Int>(0)
+    public let encodedFrames = Atomic<Int>(0)
 
-    init(
+    public init(
         settings: AudioSettings, logger: Logger, startMilliseconds: Int64,
         deliver: @escaping @Sendable (_ packets: [MediaPacket], _ next: Int64?) -> Void, onFailure: @escaping @Sendable (String) -> Void,
         encoderChanging: @escaping @Sendable (AudioSettings) -> Void = { _ in },
@@ -100,7 +100,7 @@ final class AudioStage: Sendable {
             deliver: { packets, _ in for packet in packets { output(packet) } }, onFailure: onFailure, sources: sources)
     }
 
-    var settings: AudioSettings { state.withLock { $0.settings } }
+    public var settings: AudioSettings { state.withLock { $0.settings } }
 
     /// The source for `settings`. A WAV file that cannot be opened throws.
     static func makeSource(_ settings: AudioSettings, logger: Logger) throws -> any AudioSource {
@@ -116,7 +116,7 @@ final class AudioStage: Sendable {
 
     /// Checks that a session can be opened with these settings (fails fast, at start). Opens
     /// no session: one used to, and the log said "opened, closed, opened" at every start.
-    static func checkEncoder(_ settings: AudioSettings) throws {
+    public static func checkEncoder(_ settings: AudioSettings) throws {
         try AACEncoderSession.check(encoderSettings(settings))
     }
 
@@ -124,7 +124,7 @@ final class AudioStage: Sendable {
         AACEncoderSettings(format: settings.format, bitrateKbps: settings.bitrateKbps)
     }
 
-    func start() throws {
+    public func start() throws {
         let settings = state.withLock { $0.settings }
         let source = try sources(settings)
         try source.start(deliver: deliver)
@@ -192,7 +192,7 @@ final class AudioStage: Sendable {
 
     /// The video's first picture fixed stream time 0 at `originMilliseconds` (capture clock):
     /// open the session on that origin. Called on the capture thread, once.
-    func videoStarted(originMilliseconds: Int64) {
+    public func videoStarted(originMilliseconds: Int64) {
         let origin = MonotonicTime(nanoseconds: UInt64(max(0, originMilliseconds)) * 1_000_000)
         state.withLock { state in
             guard state.origin == nil else { return }
@@ -223,7 +223,7 @@ final class AudioStage: Sendable {
     }
 
     /// Stops the source and flushes the session (its last packets go out). Idempotent.
-    func stop() {
+    public func stop() {
         let (source, session) = state.withLock { state -> ((any AudioSource)?, AACEncoderSession?) in
             switch state.phase {
             case .running(let source, let session), .replacing(let source, let session):
@@ -245,7 +245,7 @@ final class AudioStage: Sendable {
     }
 
     /// The source's figures (and those of sources a reload replaced).
-    var status: AudioSourceStatus {
+    public var status: AudioSourceStatus {
         let (current, retired) = state.withLock { state -> (AudioSourceStatus?, AudioSourceStatus) in
             switch state.phase {
             case .running(let source, _), .replacing(let source, _), .stopped(let source?): return (source.status, state.retired)

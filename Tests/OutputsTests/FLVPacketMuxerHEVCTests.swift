@@ -1,5 +1,6 @@
 import FLV
 import Media
+import TestSupport
 import Testing
 @testable import Outputs
 

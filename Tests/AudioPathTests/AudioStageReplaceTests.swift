@@ -1,5 +1,5 @@
 import AudioCapture
-@testable import CamcastDaemon
+@testable import AudioPath
 import Logging
 import Media
 import Synchronization
