@@ -175,7 +175,7 @@ let package = Package(
         .testTarget(name: "ConversionTests", dependencies: ["Conversion", "Media"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Media", "TestSupport"]),
         // The outputs' threads without a server: the RTMP output over a fake publisher, the send queue
-        // and its batches, output failures, the FLV file writer, the interleaver and audio in it.
+        // and its batches, the FLV file writer, the interleaver and audio in it.
         .testTarget(
             name: "OutputsTests",
             dependencies: [
@@ -185,8 +185,8 @@ let package = Package(
         .testTarget(
             name: "AudioPathTests",
             dependencies: ["AudioPath", "AudioCapture", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
-        // Daemon and output logic apart from processes: reconnect schedule, dead-peer detection, reload
-        // plans, sd_notify datagrams, watchdog, status line.
+        // Daemon and output logic apart from processes: reconnect schedule, dead-peer detection, one
+        // output's failure among several, reload plans, sd_notify datagrams, watchdog, status line.
         .testTarget(
             name: "CamcastDaemonTests",
             dependencies: [
@@ -214,7 +214,9 @@ let package = Package(
 if Context.environment["CAMCAST_TSAN_BUILD"] == "1" {
     var needed: Set = ["EncoderTests", "MediaTests", "OutputsTests", "AudioPathTests"]
     var unread = Array(needed)
-    while let name = unread.popLast(), let target = package.targets.first(where: { $0.name == name }) {
+    while let name = unread.popLast() {
+        // A name that is no target here (a product named bare) has nothing to walk into.
+        guard let target = package.targets.first(where: { $0.name == name }) else { continue }
         for dependency in target.dependencies {
             switch dependency {
             case .targetItem(let name, _), .byNameItem(let name, _):

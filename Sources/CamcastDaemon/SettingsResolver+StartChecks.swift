@@ -1,8 +1,8 @@
 #if canImport(Glibc)
-import AudioPath
 import Glibc
 #endif
 import AudioCapture
+import AudioPath
 import Config
 import Media
 import Outputs
