@@ -54,11 +54,9 @@ final class TLSTerminator {
 
     /// Starts stunnel again after `kill()`, on the same port (the URL camcast reconnects to).
     func start() throws {
-        for _ in 0..<20 {
-            if try launch() { return }
-            usleep(250_000)
+        guard try waitUntil(5, { try launch() }) else {
+            throw HarnessError("stunnel4 could not listen on 127.0.0.1:\(port) again: the port stayed taken")
         }
-        throw HarnessError("stunnel4 could not listen on 127.0.0.1:\(port) again: the port stayed taken")
     }
 
     /// Starts stunnel on `port` and waits until it accepts connections: true then, false when it
@@ -87,20 +85,18 @@ final class TLSTerminator {
         // A connection alone does not show stunnel listens: another listener may hold the port
         // while stunnel is still starting. Its own line does ("debug = info", on its stderr).
         let bound = "bound to 127.0.0.1:\(port)"
-        for _ in 0..<400 {
-            if started.hasExited {
-                if started.stderrSoFar.contains("Address already in use") { return false }
-                throw HarnessError("stunnel4 ended before it listened on 127.0.0.1:\(port): \(started.stderrSoFar)")
-            }
-            if started.stderrSoFar.contains(bound),
-               try ProcessRunner.run(probe[0], Array(probe.dropFirst()), timeout: 5).status == 0 {
-                process = started
-                return true
-            }
-            usleep(25_000)
+        let accepts = { try ProcessRunner.run(probe[0], Array(probe.dropFirst()), timeout: 5).status == 0 }
+        let listening = try waitUntil(20) { try started.hasExited || started.stderrSoFar.contains(bound) && accepts() }
+        if started.hasExited {
+            if started.stderrSoFar.contains("Address already in use") { return false }
+            throw HarnessError("stunnel4 ended before it listened on 127.0.0.1:\(port): \(started.stderrSoFar)")
         }
-        started.stop()
-        throw HarnessError("stunnel4 did not listen on 127.0.0.1:\(port): \(started.stderrSoFar)")
+        guard listening else {
+            started.stop()
+            throw HarnessError("stunnel4 did not listen on 127.0.0.1:\(port): \(started.stderrSoFar)")
+        }
+        process = started
+        return true
     }
 
     /// SIGKILL: every TLS connection it holds ends without a close_notify.
