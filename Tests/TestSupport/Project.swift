@@ -11,9 +11,10 @@ public enum Project {
         return root.appendingPathComponent(".build/debug/camcast")
     }
 
-    /// A fresh directory under /tmp for one test's files.
+    /// A fresh directory for one test's files, in the temporary directory: `scripts/test` points
+    /// TMPDIR at a directory of its own run and removes it when the run passes.
     public static func scratchDirectory(_ name: String) throws -> URL {
-        let url = URL(fileURLWithPath: "/tmp/camcast-tests/\(name)-\(UUID().uuidString.prefix(8))")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("camcast-tests/\(name)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
