@@ -228,6 +228,17 @@ if Context.environment["CAMCAST_TSAN_BUILD"] == "1" {
     }
     package.targets.removeAll { !needed.contains($0.name) }
     package.products.removeAll()
+    // And the packages none of those uses (SwiftNIO, swift-prometheus, service-lifecycle), which
+    // SwiftPM would otherwise warn about on every run.
+    var usedPackages: Set<String> = []
+    for target in package.targets {
+        for case .productItem(_, let name?, _, _) in target.dependencies { usedPackages.insert(name) }
+    }
+    package.dependencies.removeAll { dependency in
+        guard case .sourceControl(_, let location, _) = dependency.kind else { return false }
+        let name = location.split(separator: "/").last.map { String($0.hasSuffix(".git") ? $0.dropLast(4) : $0) }
+        return !usedPackages.contains(name ?? location)
+    }
     // Media's `Lock` shows its hand-overs to TSan (see Lock.swift).
     for target in package.targets where target.type != .system {
         target.swiftSettings = (target.swiftSettings ?? []) + [.define("CAMCAST_TSAN_LOCK_EDGES")]

@@ -9,7 +9,7 @@ struct TextLayer {
     let height: Int
     /// R, G, B, A per pixel.
     /// Written only by this type's initialisers (the text's, and the slate's in TextLayer+Picture).
-    internal(set) var pixels: [UInt8]
+    var pixels: [UInt8]
 
     init(text: String, style: OverlayItem, font: FontFace) {
         let scalars = Array(text.unicodeScalars)

@@ -105,7 +105,7 @@ enum TCPConnector {
         guard getnameinfo(address, length, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0 else {
             return "?"
         }
-        let host = String(cString: text)
+        let host = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return family == AF_INET6 ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 

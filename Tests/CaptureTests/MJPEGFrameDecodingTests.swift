@@ -72,9 +72,9 @@ import Testing
             get { metadata[key] }
             set { metadata[key] = newValue }
         }
-        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
-            guard level == .warning else { return }
-            messages.append("\(message) count=\(metadata?["count"].map { "\($0)" } ?? "")")
+        func log(event: LogEvent) {
+            guard event.level == .warning else { return }
+            messages.append("\(event.message) count=\(event.metadata?["count"].map { "\($0)" } ?? "")")
         }
     }
 

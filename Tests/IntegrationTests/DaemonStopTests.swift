@@ -44,7 +44,7 @@ struct DaemonStopTests {
             environment: ["CAMCAST_DEBUG_STALL_CAPTURE_WHILE_EXISTS": stall.path])
         #expect(Daemon.waitForLog(process, "info ready"), "\(process.stderrSoFar)")
         // A capture thread stuck for good: the graceful stop waits for it…
-        FileManager.default.createFile(atPath: stall.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stall.path, contents: nil)
         usleep(300_000)
         process.signal(SIGTERM)
         usleep(1_000_000)

@@ -61,7 +61,7 @@ struct SystemdNotifyTests {
 
         // A stalled capture thread: frames stop, and so do the pings (at most one more, for frames
         // encoded before the stall), while STATUS= goes on saying so.
-        FileManager.default.createFile(atPath: stall.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stall.path, contents: nil)
         let stalledAt = systemd.now
         usleep(2_500_000)
         let lateStallPings = systemd.received.filter { $0.seconds > stalledAt + 0.6 && $0.text == "WATCHDOG=1" }
