@@ -25,6 +25,7 @@ public final class AACEncoderSession: Sendable {
     /// Held by `encode` and `flush` from the codec call until their packets are delivered.
     /// Never taken under `state`.
     private let producer = Lock(())
+    private let leadInLimitNanoseconds: UInt64
 
     struct State {
         var encoder: LibavAACEncoder?
@@ -36,6 +37,8 @@ public final class AACEncoderSession: Sendable {
         var packetsBeforeOrigin = 0
         /// The encoder pts of the last packet handed out (or left out before the origin).
         var lastPacketPTS: Int64?
+        /// Until the first frame came: the origin silence may lead in from (`AudioLeadIn`).
+        var leadInOrigin: MonotonicTime?
     }
 
     /// Opens the encoder. `streamOrigin` is the capture instant that is stream time
@@ -65,10 +68,14 @@ public final class AACEncoderSession: Sendable {
     /// As above, with each `encode`'s packets and what `announceNext` would be told handed over in
     /// one call (`next` is nil from `flush`, or before the first packet): an interleaver then takes
     /// its lock once for both.
+    ///
+    /// `leadInLimitNanoseconds`: a first sample up to this much after `streamOrigin` is preceded
+    /// by silence from the origin (`AudioLeadIn`); 0, none.
     public init(
         settings: AACEncoderSettings,
         streamOrigin: MonotonicTime? = nil,
         streamStartMilliseconds: Int64 = 0,
+        leadInLimitNanoseconds: UInt64 = 0,
         logger: Logger = Logger(label: "camcast.audio-encoder"),
         deliver: @escaping @Sendable (_ packets: [MediaPacket], _ next: Int64?) -> Void
     ) throws(AACEncoderError) {
@@ -79,11 +86,13 @@ public final class AACEncoderSession: Sendable {
         self.audioSpecificConfig = encoder.audioSpecificConfig
         self.logger = logger
         self.deliver = deliver
+        self.leadInLimitNanoseconds = leadInLimitNanoseconds
         self.state = Lock(
             State(
                 encoder: encoder, blocks: AudioBlockBuffer(format: settings.format, blockFrames: encoder.frameSize),
                 clock: AACPacketClock(
-                    sampleRate: settings.format.sampleRate, origin: streamOrigin, startMilliseconds: streamStartMilliseconds)))
+                    sampleRate: settings.format.sampleRate, origin: streamOrigin, startMilliseconds: streamStartMilliseconds),
+                leadInOrigin: leadInLimitNanoseconds > 0 ? streamOrigin : nil))
         logger.info(
             "audio encoder opened",
             metadata: ["codec": "aac-lc", "format": "\(settings.format)", "kbps": "\(settings.bitrateKbps)"])
@@ -105,6 +114,10 @@ public final class AACEncoderSession: Sendable {
         try producer.withLock { (_) throws(AACEncoderError) in
             let (packets, next) = try state.withLock { (state) throws(AACEncoderError) -> ([MediaPacket], Int64?) in
                 guard let encoder = state.encoder else { throw .closed }
+                if let origin = state.leadInOrigin {
+                    state.leadInOrigin = nil
+                    leadIn(before: frame, origin: origin, into: &state.blocks)
+                }
                 state.blocks.append(frame)
                 var packets: [MediaPacket] = []
                 while let block = state.blocks.nextBlock() {
@@ -153,6 +166,20 @@ public final class AACEncoderSession: Sendable {
 
     /// Packets handed to the output so far.
     public var deliveredPackets: Int { state.withLock { $0.deliveredPackets } }
+
+    /// Silence from `origin` to the first frame, or a word in the log when it starts too late for
+    /// that (`AudioLeadIn`).
+    private func leadIn(before first: AudioFrame, origin: MonotonicTime, into blocks: inout AudioBlockBuffer) {
+        let late = first.timestamp.nanoseconds(since: origin) / 1_000_000
+        if let silence = AudioLeadIn.silence(before: first, origin: origin, limitNanoseconds: leadInLimitNanoseconds) {
+            blocks.append(silence)
+            logger.debug("audio leads in with silence", metadata: ["milliseconds": "\(late)"])
+        } else if late > 0 {
+            logger.notice(
+                "audio starts after the picture: its device delivered its first sample too late to lead in with silence",
+                metadata: ["milliseconds": "\(late)", "limitMilliseconds": "\(leadInLimitNanoseconds / 1_000_000)"])
+        }
+    }
 
     private func encodeBlock(
         _ block: AudioBlockBuffer.Block, with encoder: LibavAACEncoder, into packets: inout [MediaPacket], state: inout State

@@ -62,6 +62,9 @@ public final class AudioStage: Sendable {
     let state: Lock<State>
     let logger: Logger
     private let startMilliseconds: Int64
+    /// How late after the picture the first sample may start and still be led in with silence
+    /// (`AudioLeadIn`): what the consumer of the packets can still put in order.
+    private let leadInLimitNanoseconds: UInt64
     /// Each encode's packets and the session's next packet time, for the interleaver, in one call
     /// (AACEncoderSession's `deliver`).
     private let deliverPackets: @Sendable (_ packets: [MediaPacket], _ next: Int64?) -> Void
@@ -76,7 +79,7 @@ public final class AudioStage: Sendable {
     public let encodedFrames = Atomic<Int>(0)
 
     public init(
-        settings: AudioSettings, logger: Logger, startMilliseconds: Int64,
+        settings: AudioSettings, logger: Logger, startMilliseconds: Int64, leadInLimitNanoseconds: UInt64 = 0,
         deliver: @escaping @Sendable (_ packets: [MediaPacket], _ next: Int64?) -> Void, onFailure: @escaping @Sendable (String) -> Void,
         encoderChanging: @escaping @Sendable (AudioSettings) -> Void = { _ in },
         sources: (@Sendable (AudioSettings) throws -> any AudioSource)? = nil
@@ -85,6 +88,7 @@ public final class AudioStage: Sendable {
         state = Lock(State(settings: settings, changes: phaseChanges))
         self.logger = logger
         self.startMilliseconds = startMilliseconds
+        self.leadInLimitNanoseconds = leadInLimitNanoseconds
         deliverPackets = deliver
         self.onFailure = onFailure
         self.encoderChanging = encoderChanging
@@ -202,10 +206,13 @@ public final class AudioStage: Sendable {
         }
     }
 
-    /// A session for `settings` on `origin`, its packets to `deliverPackets`.
-    func openSession(_ settings: AudioSettings, origin: MonotonicTime) throws(AACEncoderError) -> AACEncoderSession {
+    /// A session for `settings` on `origin`, its packets to `deliverPackets`. The run's first
+    /// session leads in with silence where its source started after the picture
+    /// (`leadInLimitNanoseconds`); a reload's replacement continues the track instead.
+    func openSession(_ settings: AudioSettings, origin: MonotonicTime, first: Bool = false) throws(AACEncoderError) -> AACEncoderSession {
         try AACEncoderSession(
-            settings: Self.encoderSettings(settings), streamOrigin: origin, streamStartMilliseconds: startMilliseconds, logger: logger
+            settings: Self.encoderSettings(settings), streamOrigin: origin, streamStartMilliseconds: startMilliseconds,
+            leadInLimitNanoseconds: first ? leadInLimitNanoseconds : 0, logger: logger
         ) { [self] packets, next in
             encodedFrames.add(packets.count, ordering: .relaxed)
             deliverPackets(packets, next)
@@ -215,7 +222,7 @@ public final class AudioStage: Sendable {
     /// `openSession`, a failure failing the run.
     private func makeSession(_ settings: AudioSettings, origin: MonotonicTime) -> AACEncoderSession? {
         do {
-            return try openSession(settings, origin: origin)
+            return try openSession(settings, origin: origin, first: true)
         } catch {
             onFailure("audio encoder: \(error)")
             return nil

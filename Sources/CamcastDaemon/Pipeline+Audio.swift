@@ -20,8 +20,13 @@ extension Pipeline {
         } catch {
             throw PipelineError.encoderFailed("audio: \(error)")
         }
+        // Lead-in silence the interleaver can still place before the first pictures it holds: its
+        // window less the AAC encoder's delay (the lead-in's packets come out with the first
+        // real sample's, that much after it).
+        let leadInMilliseconds = max(0, PacketInterleaver.defaultWindowMilliseconds - PacketInterleaver.presentationDelay(sampleRate: audio.format.sampleRate))
         return AudioStage(
             settings: audio, logger: logger, startMilliseconds: assembler.startMilliseconds,
+            leadInLimitNanoseconds: UInt64(leadInMilliseconds) * 1_000_000,
             // An encode's packets and the next one's time go in under one take of its lock.
             deliver: { packets, next in
                 guard stop.hasFired else { return interleaver.push(packets, announcing: next.map { (.audio, $0) }) }

@@ -57,7 +57,7 @@ extension V4L2CaptureLoop {
         let waiting = V4L2DeviceFault(error)
         fault = waiting
         faultSince = now
-        nextPlaceholder = now
+        placeholders = PlaceholderSlots(after: nil, now: now, frameInterval: frameInterval)
         nextReopen = now.adding(nanoseconds: UInt64(settings.reopenIntervalSeconds * 1e9))
         counters.state.withLock { $0 = .placeholder(waiting) }
         log(waiting, message: "waiting for camera; sending the slate meanwhile")

@@ -30,9 +30,10 @@ extension V4L2CaptureLoop {
                 try handle(buffer, from: stream)
             }
             // Frames keep coming from an input without signal, and are dropped: placeholders go
-            // out on their own clock meanwhile.
+            // out on their own clock meanwhile, every slot due by now (those the loss took to
+            // notice too), and no more: a consumer slower than the clock must not keep us here.
             let now = MonotonicTime.now()
-            if fault != nil, now >= nextPlaceholder { sendDuePlaceholder(now: now) }
+            while fault != nil, now >= nextPlaceholder { sendDuePlaceholder(now: now) }
             // Readable or in error, yet nothing to dequeue: vb2 says the queue is broken.
             if !dequeuedAny && reportsError {
                 enterFault(.failing("the device reported an error while streaming"))

@@ -38,23 +38,14 @@ extension V4L2CaptureLoop {
     }
 
     /// Placeholders continue the frame clock from the last frame sent (live, or a placeholder that
-    /// bridged a silence), but are never back-dated into a burst: the slots already past are
-    /// counted as skipped and returned.
+    /// bridged a silence): every slot since then is filled, the ones already past as fast as the
+    /// loop goes (`PlaceholderSlots`), so noticing the loss late leaves no hole in the stream.
+    /// Returns the slots too far back to fill, counted as skipped.
     @discardableResult
     func startPlaceholderClock(now: MonotonicTime) -> Int {
-        guard let lastTimestamp else {
-            nextPlaceholder = now
-            return 0
-        }
-        let continued = lastTimestamp.adding(nanoseconds: frameInterval)
-        guard continued < now else {
-            nextPlaceholder = continued
-            return 0
-        }
-        let missed = UInt64(now.nanoseconds(since: continued)) / frameInterval
-        skipSlots(Int(missed))
-        nextPlaceholder = continued.adding(nanoseconds: missed * frameInterval)
-        return Int(missed)
+        placeholders = PlaceholderSlots(after: lastTimestamp, now: now, frameInterval: frameInterval)
+        skipSlots(placeholders.skipped)
+        return placeholders.skipped
     }
 
     func ridePlaceholder() {
@@ -72,17 +63,13 @@ extension V4L2CaptureLoop {
     }
 
     /// Sends the placeholder due at `nextPlaceholder` and moves the clock on; returns the frame
-    /// slots that took (more than one when the loop fell behind).
+    /// slots that took (more than one when the loop fell further behind than the backfill limit).
     @discardableResult
     func sendDuePlaceholder(now: MonotonicTime) -> Int {
-        sendPlaceholder(at: nextPlaceholder)
-        nextPlaceholder = nextPlaceholder.adding(nanoseconds: frameInterval)
-        guard nextPlaceholder < now else { return 1 }
-        // Fell behind (a slow consumer or a slow reopen): skip the missed slots, no burst.
-        let missed = UInt64(now.nanoseconds(since: nextPlaceholder)) / frameInterval + 1
-        skipSlots(Int(missed))
-        nextPlaceholder = nextPlaceholder.adding(nanoseconds: missed * frameInterval)
-        return 1 + Int(missed)
+        guard let due = placeholders.take(now: now) else { return 0 }
+        skipSlots(placeholders.skipped)
+        sendPlaceholder(at: due)
+        return 1 + placeholders.skipped
     }
 
     /// Frame slots no placeholder will fill: counted, and a gap in the sequence numbers, as a

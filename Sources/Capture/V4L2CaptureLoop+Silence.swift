@@ -3,7 +3,9 @@ import Media
 
 /// A device that is open but sends nothing: a stuck sensor, a capture card that lost its signal,
 /// a reopened camera that has not started yet. After `bridgeAfterNanoseconds` of silence
-/// placeholders go out on the frame clock, so the stream never stalls; after
+/// placeholders go out on the frame clock, from the first slot the device missed (the frozen last
+/// picture fills the half second waited, so the time line has no hole), and the stream never
+/// stalls; after
 /// `pollTimeoutSeconds` the silence is a fault and the device is closed and reopened, as when it
 /// fails outright. A few late frames are a hiccup, not a reason to send anything.
 extension V4L2CaptureLoop {

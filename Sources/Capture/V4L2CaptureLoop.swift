@@ -40,7 +40,9 @@ final class V4L2CaptureLoop {
     var fault: V4L2DeviceFault?
     var faultSince = MonotonicTime(nanoseconds: 0)
     var nextReopen = MonotonicTime(nanoseconds: 0)
-    var nextPlaceholder = MonotonicTime(nanoseconds: 0)
+    /// The frame clock placeholders go out on while the device is away or silent.
+    var placeholders: PlaceholderSlots
+    var nextPlaceholder: MonotonicTime { placeholders.next }
     /// When the open device last gave us a buffer, or was opened: its silence counts from here.
     var lastHeardFrom = MonotonicTime.now()
     /// Frame slots placeholders filled (or skipped) since the open device's last buffer; the
@@ -67,6 +69,7 @@ final class V4L2CaptureLoop {
         self.deliver = deliver
         outputLayout = Self.slateLayout(for: settings.size)
         frameInterval = settings.frameRate.frameIntervalNanoseconds
+        placeholders = PlaceholderSlots(after: nil, now: .now(), frameInterval: frameInterval)
         let opened: V4L2Stream
         do {
             opened = try V4L2Stream(settings: settings, expected: nil, logger: logger)

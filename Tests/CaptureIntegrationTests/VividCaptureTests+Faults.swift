@@ -42,7 +42,7 @@ extension VividCaptureTests {
     }
 
     /// What every fault must preserve: one format for the encoder, a clock that only moves
-    /// forward, and no hole in the stream longer than a few frames.
+    /// forward, and no hole in the stream that the driver's own drops do not explain.
     static func checkStreamStayedAlive(_ frames: [FrameRecorder.Entry]) {
         let first = frames[0]
         #expect(frames.allSatisfy {
@@ -52,7 +52,13 @@ extension VividCaptureTests {
         for (previous, next) in zip(frames, frames.dropFirst()) {
             let delta = next.timestamp.nanoseconds(since: previous.timestamp)
             #expect(delta > 0, "timestamps must increase")
-            #expect(Double(delta) < 6 * interval, "a \(Double(delta) / 1e6) ms hole at sequence \(next.sequence)")
+            // Each frame slot between two frames is a sequence number the driver dropped (placeholders
+            // fill every slot of an outage from the last live frame on, however late it was noticed),
+            // so a gap may span as many intervals as the sequence moved, plus vivid's jitter under
+            // emulation (a beat up to 60 % late, captures90ContinuousFrames), whatever the VM's speed.
+            let slots = Double(next.sequence - previous.sequence)
+            #expect(Double(delta) <= (slots + 0.6) * interval,
+                    "a \(Double(delta) / 1e6) ms hole at sequence \(previous.sequence) → \(next.sequence): not the driver's drops")
         }
         #expect(zip(frames, frames.dropFirst()).allSatisfy { $1.sequence > $0.sequence })
         // Placeholders follow the frame clock exactly: one interval apart.

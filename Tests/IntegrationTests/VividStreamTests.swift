@@ -27,8 +27,9 @@ struct VividStreamTests {
         #expect(run.line("capture started")?.contains("YUYV 320x180") == true, "not capturing YUYV:\n\(run.log)")
         let back = try Self.checkOneOutageOnOneConnection(run, camera: "gone", reason: "No such device")
         #expect((CamcastLog.value("placeholders", in: back).flatMap(Int.init) ?? 0) >= 10, "\(back)")
-        // Slots skipped: a reopen under emulation takes longer than a frame interval.
-        try Self.checkRecording(recording, of: run, seconds: 12, maximumSkipped: 36)
+        // However long the VM took to notice the loss or to reopen the device, the placeholders
+        // fill every slot from the last live frame on: nothing skipped, no hole of camcast's.
+        try Self.checkRecording(recording, of: run, seconds: 12)
     }
 
     /// The camera goes silent for 5 s (vivid drops every buffer: a stuck sensor, a capture card
@@ -43,9 +44,9 @@ struct VividStreamTests {
         else { return }
         try Self.checkOneOutageOnOneConnection(run, camera: "failing", reason: "no frame for")
         #expect(run.lines("status [camera failing]").count >= 2, "\(run.log)")
-        // Silence shorter than half a second is left alone (jitter); after that, placeholders. Its
-        // first half second is skipped, not filled (15 slots), and reopens under emulation are slow.
-        try Self.checkRecording(recording, of: run, seconds: 14, longestHoleMilliseconds: 650, maximumSkipped: 42)
+        // Silence shorter than half a second is left alone (jitter); after that, placeholders,
+        // from the first slot the camera missed: the half second waited is filled too.
+        try Self.checkRecording(recording, of: run, seconds: 14)
     }
 
     /// A capture card loses its signal for 4 s (vivid's S-Video input, `standard_signal_mode` "No
@@ -54,16 +55,30 @@ struct VividStreamTests {
     @Test(.timeLimit(.minutes(8)))
     func lostSignalIsReplacedByPlaceholders() throws {
         let control = "v4l2-ctl -d /dev/video0 -c standard_signal_mode"
+        // The guest's own clock around each control change: how long the loss really lasted in the
+        // VM, however slowly v4l2-ctl starts there.
+        let stamp = { (name: String) in "cat /proc/uptime > \(VividGuest.directoryToken)/\(name)" }
+        let event = "\(stamp("t0")); \(control)=1; \(stamp("t1")); sleep 4; \(stamp("t2")); \(control)=0; \(stamp("t3"))"
         guard let (run, recording) = try Self.stream(
-            seconds: 12, fps: 25, event: .init(afterStreamingSeconds: 3, command: "\(control)=1; sleep 4; \(control)=0"),
-            vividOptions: VividVM.sVideoOptions)
+            seconds: 12, fps: 25, event: .init(afterStreamingSeconds: 3, command: event), vividOptions: VividVM.sVideoOptions)
         else { return }
         #expect(run.line("capture started")?.contains("320x180@25") == true, "\(run.log)")
         let back = try Self.checkOneOutageOnOneConnection(run, camera: "failing", reason: "no signal")
         let offline = try #require(CamcastLog.value("offlineSeconds", in: back).flatMap(Double.init))
-        #expect((3...5.5).contains(offline), "offline \(offline) s for a 4 s loss of signal")
+        // camcast asks the input for its signal once a second (V4L2CaptureLoop+Signal), so it
+        // notices the loss within a check interval and a frame after the control took effect, and
+        // the return likewise: offline lies between the loss's shortest and longest possible
+        // length, each widened by one check and one frame.
+        let uptime = { (name: String) throws -> Double in
+            let text = try String(contentsOf: run.directory.appendingPathComponent(name), encoding: .utf8)
+            return try #require(text.split(separator: " ").first.flatMap { Double($0) }, "\(name): \(text)")
+        }
+        let (t0, t1, t2, t3) = (try uptime("t0"), try uptime("t1"), try uptime("t2"), try uptime("t3"))
+        let slack = 1.0 + 1.0 / 25
+        #expect((t2 - t1 - slack...t3 - t0 + slack).contains(offline),
+                "offline \(offline) s for a loss of signal from \(t0)-\(t1) to \(t2)-\(t3) s (guest uptime)")
         #expect(run.lines("status [camera failing]").count >= 2, "\(run.log)")
-        try Self.checkRecording(recording, of: run, seconds: 12, fps: 25, maximumSkipped: 30)
+        try Self.checkRecording(recording, of: run, seconds: 12, fps: 25)
     }
 
     /// camcast in the VM streams 320x180 from vivid to a fresh nginx-rtmp on the host for
@@ -101,12 +116,15 @@ struct VividStreamTests {
     }
 
     /// The recording holds exactly the frames camcast encoded; those plus what the driver and
-    /// the source dropped fill the run's duration at `fps`; timestamps rise strictly with no
-    /// hole; it decodes without one error.
-    static func checkRecording(
-        _ file: URL, of run: VividGuest.Finished, seconds: Int, fps: Int = 30, longestHoleMilliseconds: Int = 250,
-        maximumSkipped: Int = 2
-    ) throws {
+    /// the source dropped fill the run's duration at `fps`; camcast skipped no slot (placeholders
+    /// fill every slot from the last live frame on, however late the loss was noticed); every hole
+    /// in the time line is one the driver's own drops explain; it decodes without one error.
+    ///
+    /// No bound here depends on how fast this machine or its emulated VM is. The driver drops
+    /// frames when the guest is starved (x264 starting up under TCG, a v4l2-ctl process launched
+    /// beside camcast, a loaded host): how many is the VM's speed, counted from the driver's
+    /// sequence numbers, and each bound on holes is derived from that count.
+    static func checkRecording(_ file: URL, of run: VividGuest.Finished, seconds: Int, fps: Int = 30) throws {
         let encoded = try #require(run.count("frames", in: "stopped"), "no stop summary\n\(run.log)")
         let skipped = try #require(run.count("skipped", in: "stopped"))
         let driverDropped = try #require(run.count("driver_dropped", in: "stopped"))
@@ -114,9 +132,9 @@ struct VividStreamTests {
         print("vivid -> host: \(encoded) frames encoded, \(skipped) skipped, \(driverDropped) dropped by the driver, \(slots) slots")
         #expect(abs(encoded + skipped + driverDropped - slots) <= 2,
                 "\(encoded) encoded + \(skipped) skipped + \(driverDropped) dropped by the driver vs \(slots) frame slots")
-        // vivid under emulation on a busy host drops a few; more than 10 % would be our fault.
-        #expect(driverDropped <= slots / 10, "the driver dropped \(driverDropped) of \(slots) frames")
-        #expect(skipped <= maximumSkipped, "\(skipped) frame slots skipped")
+        // Skipped slots are camcast's own holes: a placeholder clock started late, a timestamp
+        // that did not advance. 2 for the first and last slot's rounding, as above.
+        #expect(skipped <= 2, "\(skipped) frame slots skipped")
 
         let video = try ProbedVideo.probe(file)
         #expect(video.codec == "h264" && video.width == 320 && video.height == 180,
@@ -126,10 +144,16 @@ struct VividStreamTests {
         #expect(video.packets.first?.isKeyframe == true, "the recording must start with a keyframe")
         let times = video.packets.map(\.dtsMilliseconds)
         let gaps = zip(times, times.dropFirst()).map { $1 - $0 }
+        let interval = 1000 / fps
+        print("vivid -> host: gaps over 1.5 intervals (ms): \(gaps.enumerated().filter { $0.element * 2 > interval * 3 }.map { "\(times[$0.offset])+\($0.element)" })")
         #expect(gaps.allSatisfy { $0 > 0 }, "timestamps must increase strictly")
-        #expect((gaps.max() ?? 0) < longestHoleMilliseconds, "a \(gaps.max() ?? 0) ms hole in the stream")
+        // A hole longer than every slot the driver dropped (and camcast skipped) together, plus the
+        // slot itself and half a slot of timestamp jitter, is not the driver's: it is ours.
+        let explained = (driverDropped + skipped + 1) * interval + interval / 2
+        #expect((gaps.max() ?? 0) <= explained, "a \(gaps.max() ?? 0) ms hole in the stream; \(driverDropped) dropped by the driver explain \(explained) ms")
+        // The recording spans the run, less what drops at its ends could take off it.
         let span = (times.last ?? 0) - (times.first ?? 0)
-        #expect(abs(span - seconds * 1000) < 300, "the recording spans \(span) ms")
+        #expect(abs(span - seconds * 1000) <= explained, "the recording spans \(span) ms of \(seconds) s")
         // Keyframes every 2 s of capture time: the first frame 2 s or more after one is the next.
         var lastKeyframe = times.first ?? 0
         for packet in video.packets {
