@@ -33,7 +33,9 @@ import Testing
              "--output", "rtmp://127.0.0.1:\(port)/live/\(streamKey)"],
             timeout: 30)
         #expect(result.status != 0 && result.status != 143, "must fail by itself: status \(result.status), \(result.stderr)")
-        #expect(result.seconds >= 1.9 && result.seconds < 4, "exited after \(result.seconds) s")
+        // Nearer the 2 s asked than the 10 s default (midway, 6 s), whatever the process's own
+        // start and stop cost on this machine.
+        #expect(result.seconds >= 1.9 && result.seconds < 6, "exited after \(result.seconds) s")
         let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("camcast: error:") }
         #expect(errors.count == 1, "\(result.stderr)")
         let error = errors.first.map(String.init) ?? ""

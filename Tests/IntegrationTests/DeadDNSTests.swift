@@ -28,8 +28,9 @@ struct DeadDNSTests {
             + ["--no-reconnect", "--connect-timeout", "2", "--output", Self.url]
         let result = try ProcessRunner.run(command[0], Array(command.dropFirst()), timeout: 40)
         #expect(result.status != 0 && result.status != 143, "must fail by itself: status \(result.status), \(result.stderr)")
-        // 2 s, and not glibc's 10 s of retries.
-        #expect(result.seconds >= 1.9 && result.seconds < 5, "exited after \(result.seconds) s: \(result.stderr)")
+        // 2 s, and not glibc's 10 s of retries: nearer the one than the other (midway, 6 s), whatever
+        // the process's own start and stop cost on this machine.
+        #expect(result.seconds >= 1.9 && result.seconds < 6, "exited after \(result.seconds) s: \(result.stderr)")
         let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("camcast: error:") }
         let error = errors.first.map(String.init) ?? ""
         #expect(error.contains("rtmp://ingest.camcast-test.example:1935/live/****") && error.contains("timed out"), "\(result.stderr)")
@@ -50,7 +51,10 @@ struct DeadDNSTests {
         let result = try process.wait(timeout: 30)
         let seconds = Date().timeIntervalSince(stopped)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(seconds < 4, "the stop took \(seconds) s: \(result.stderr)")
+        // A stop that waited for the lookup would end with glibc's 10 s hold, nearly all of it still
+        // to come (the signal follows `ready` at once): under 6 s is nearer an immediate stop than
+        // that, leaving the stop's own work (the flush, the outputs' ends) room on a slow machine.
+        #expect(seconds < 6, "the stop took \(seconds) s: \(result.stderr)")
         // The stop cancelled the lookup and the publisher thread ended, rather than being left
         // behind inside it.
         #expect(!result.stderr.contains("leaving it to close by itself"), "\(result.stderr)")
