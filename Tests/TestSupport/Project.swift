@@ -11,6 +11,21 @@ public enum Project {
         return root.appendingPathComponent(".build/debug/camcast")
     }
 
+    /// Whether `camcastBinary` was built with AddressSanitizer (its runtime is linked into the
+    /// executable: the symbol's name is in the file), for bounds ASan's own memory would break.
+    public static let camcastIsAddressSanitized: Bool = {
+        guard let handle = FileHandle(forReadingAtPath: camcastBinary.path) else { return false }
+        defer { try? handle.close() }
+        let marker = Data("__asan_init".utf8)
+        var tail = Data()
+        while let chunk = try? handle.read(upToCount: 1 << 22), !chunk.isEmpty {
+            let window = tail + chunk
+            if window.range(of: marker) != nil { return true }
+            tail = window.suffix(marker.count - 1)
+        }
+        return false
+    }()
+
     /// A fresh directory for one test's files, in the temporary directory: `scripts/test` points
     /// TMPDIR at a directory of its own run and removes it when the run passes.
     public static func scratchDirectory(_ name: String) throws -> URL {
