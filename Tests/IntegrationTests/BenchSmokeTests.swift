@@ -21,15 +21,16 @@ struct BenchSmokeTests {
                 #expect(result.stdout.contains("== \(row)@30 \(mode):"), "\(result.stdout)")
             }
         }
-        // Every row sent its frames: a replay that broke would send none. A paced row may skip a
-        // frame or two on a loaded machine, as a camera would (seen: 29 of 30 beside a build), so
-        // paced rows need most of them and fast rows, where nothing is skipped, all of them.
+        // Every row sent its frames: a replay that broke would send none. A paced row skips what a
+        // loaded machine cannot encode in time, as a camera would (29 of 30 beside a build; fewer on
+        // one loaded core): how many is this machine's speed, so paced rows need some, and fast
+        // rows, where nothing is skipped whatever the speed, all of them.
         let sent = result.stdout.split(separator: "\n").compactMap { line -> Int? in
             guard line.hasPrefix("camcast frames sent: "), line.contains(" of 30") else { return nil }
             return Int(line.dropFirst("camcast frames sent: ".count).prefix { $0.isNumber })
         }
         #expect(sent.count == 6, "\(result.stdout)")
-        #expect(sent.allSatisfy { $0 >= 25 }, "frames sent per row: \(sent)")
+        #expect(sent.allSatisfy { $0 > 0 }, "frames sent per row: \(sent)")
         #expect(sent.enumerated().filter { $0.offset % 2 == 0 }.allSatisfy { $0.element == 30 }, "fast rows: \(sent)")
         // The H.265 rows (scripts/bench-h265): camcast --codec h265 against ffmpeg's libx265.
         for mode in ["fast", "paced"] {
