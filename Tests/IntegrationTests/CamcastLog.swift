@@ -29,6 +29,11 @@ enum CamcastLog {
         return formatter.date(from: String(stamp))
     }
 
+    /// An integer from the run's stop summary (`stopped … frames=N skipped=N …`).
+    static func stopCount(_ key: String, in log: String) -> Int? {
+        log.split(separator: "\n").last { $0.contains(" stopped") }.flatMap { value(key, in: String($0)) }.flatMap { Int($0) }
+    }
+
     /// The value of `key=value` in a log line.
     static func value(_ key: String, in line: String) -> String? {
         guard let range = line.range(of: " \(key)=") else { return nil }
