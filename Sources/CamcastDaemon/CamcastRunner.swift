@@ -93,10 +93,11 @@ public enum CamcastRunner {
     }
 
     /// Failures at start that no restart mends: a file output that cannot be opened, no output at
-    /// all, a camera path that can never be a capture device (a node that is not V4L2).
+    /// all, a camera path that can never be a capture device (a node that is not V4L2), a file
+    /// source that cannot give its first picture.
     static func isConfigurationProblem(_ error: any Error) -> Bool {
         switch error {
-        case PipelineError.outputUnavailable, PipelineError.noOutputs: true
+        case PipelineError.outputUnavailable, PipelineError.noOutputs, PipelineError.sourceUnusable: true
         case let capture as CaptureError: capture.isFinalAtStart
         default: false
         }

@@ -60,22 +60,28 @@ extension Pipeline {
         }
     }
 
-    /// A start that failed after the outputs opened: file outputs take their (empty) files away,
-    /// the others end as on a stop (an RTMP output unpublishes). No debris (issue 25).
+    /// A start that failed after the outputs opened: file outputs take away what they made (an
+    /// empty file, a recording's new folder), the others end as on a stop (an RTMP output
+    /// unpublishes). No debris (issues 25 and 41).
     static func abandon(_ outputs: [any StreamOutput]) async {
         await DedicatedThread.run {
-            for output in outputs {
-                if let file = output as? any DiscardableOutput {
-                    file.discardIfUnused()
-                } else {
-                    output.finish(endTime: 0, drainSeconds: 0)
-                }
-            }
+            for output in outputs { discard(output, endTime: 0, drainSeconds: 0) }
         }
     }
 
-    /// Opens each output in turn, on a thread of its own. If one fails, the ones already open end
-    /// properly (an RTMP one unpublishes) before the error.
+    /// Ends `output` after a run that failed: a file output that no media reached takes its file
+    /// (or folder) away again; one that got media, and every other output, ends as on a stop.
+    static func discard(_ output: any StreamOutput, endTime: Int64, drainSeconds: Double) {
+        if let file = output as? any DiscardableOutput {
+            file.discardIfUnused()
+        } else {
+            output.finish(endTime: endTime, drainSeconds: drainSeconds)
+        }
+    }
+
+    /// Opens each output in turn, on a thread of its own. If one fails, the ones already open
+    /// are abandoned (their files removed, an RTMP one unpublished) before the error, which
+    /// names the output that failed.
     static func open(_ outputs: [any StreamOutput]) async throws {
         var opened: [any StreamOutput] = []
         for output in outputs {
@@ -89,11 +95,9 @@ extension Pipeline {
                 }
                 opened.append(output)
             } catch {
-                // The ones already open end properly (an RTMP one unpublishes) before the error.
-                let toFinish = opened
-                await DedicatedThread.run {
-                    for output in toFinish { output.finish(endTime: 0, drainSeconds: 0) }
-                }
+                // The earlier outputs' files were made for a run that does not start (issue 41:
+                // `--output a.flv --output /proc/nope.flv` left a.flv with its 13-byte header).
+                await abandon(opened)
                 throw error
             }
         }

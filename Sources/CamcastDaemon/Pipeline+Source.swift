@@ -18,12 +18,13 @@ extension Pipeline {
                     stop.fire(error.map { .failed(.sourceFailed("\(file.isStandardInput ? "stdin" : file.path): \($0)")) } ?? .sourceEnded)
                 }
             } catch {
-                throw PipelineError.sourceFailed("\(error)")
+                // The header (the start checks read a named file's, not stdin's) or the file itself.
+                throw PipelineError.sourceUnusable("\(error)")
             }
             // A file's header set the encoder up (SettingsResolver); stdin cannot be read twice, so
             // its header must agree with the size and rate given for it.
             guard source.size == settings.encoder.size, source.frameRate == settings.encoder.frameRate else {
-                throw PipelineError.sourceFailed(
+                throw PipelineError.sourceUnusable(
                     "the y4m input is \(source.size)@\(source.frameRate) fps but the encoder is set up for "
                         + "\(settings.encoder.size)@\(settings.encoder.frameRate); give --size and --fps to match")
             }
@@ -35,7 +36,7 @@ extension Pipeline {
                     stop.fire(error.map { .failed(.sourceFailed("\(name): \($0)")) } ?? .sourceEnded)
                 }
             } catch {
-                throw PipelineError.sourceFailed("\(name): \(error)")
+                throw PipelineError.sourceUnusable("\(name): \(error)")
             }
         }
     }

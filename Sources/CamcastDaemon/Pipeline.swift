@@ -118,6 +118,17 @@ public struct Pipeline: Service {
         // The session in force at the end (a codec change replaces it).
         defer { stages.encoder.close() }
 
+        // The filter between conversion and the encoder (text and a clock on the picture); a
+        // reload replaces its settings in place. The font was checked when the settings were made;
+        // opened before the outputs, so that a font gone since leaves no file behind.
+        let overlay: OverlayStage
+        do {
+            overlay = try OverlayStage(settings: settings.overlay, logger: logger)
+        } catch {
+            throw PipelineError.sourceFailed("overlay: \(error)")
+        }
+        stages.overlay.withLock { $0 = overlay }
+
         let outputs = try makeOutputs(stages: stages, latency: latency)
         // In the stream before they open (nothing flows until the source starts), so that an
         // output failing during its first attempt is already one the stages know.
@@ -146,15 +157,6 @@ public struct Pipeline: Service {
         // Every frame becomes the encoder's picture (I420/NV12 at the stream's size) here, on the
         // capture thread, outside the encoder's locks; a frame that already is one goes on untouched.
         let conversion = ConversionStage(size: settings.encoder.size, scaling: settings.encoder.scaling)
-        // The filter between conversion and the encoder (text and a clock on the picture); a
-        // reload replaces its settings in place. The font was checked when the settings were made.
-        let overlay: OverlayStage
-        do {
-            overlay = try OverlayStage(settings: settings.overlay, logger: logger)
-        } catch {
-            throw PipelineError.sourceFailed("overlay: \(error)")
-        }
-        stages.overlay.withLock { $0 = overlay }
         let wallClockLogged = Atomic<Bool>(false)
         let deliver: @Sendable (VideoFrame) -> Void = { frame in
             stall?.waitWhileStalled()
@@ -241,7 +243,13 @@ public struct Pipeline: Service {
             let end = assembler.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) + (interleaver?.presentationDelay ?? 0)
             let all = stages.currentOutputs + stages.failedOutputs.withLock { $0 }
             for output in all {
-                output.finish(endTime: end, drainSeconds: settings.stopDrainSeconds)
+                if case .failed = reason, output.statistics.sentFrames == 0 {
+                    // A run that failed before this output got a picture (a source that fails at its
+                    // first read, an encoder at its first frame): its file is debris, not a recording.
+                    Self.discard(output, endTime: end, drainSeconds: settings.stopDrainSeconds)
+                } else {
+                    output.finish(endTime: end, drainSeconds: settings.stopDrainSeconds)
+                }
             }
             return (finalSource, all.map(\.statistics).reduce(OutputStatistics(), +))
         }
@@ -262,6 +270,13 @@ public struct Pipeline: Service {
         if let summary = latency?.summary() {
             logger.info("latency", metadata: summary.metadata.mapValues { .string($0) })
         }
-        if case .failed(let error) = reason { throw error }
+        if case .failed(let error) = reason {
+            // A file source (one with a pace) that failed before its first picture is a bad input,
+            // not a run that broke.
+            if case .sourceFailed(let text) = error, counters.framesCaptured.load(ordering: .relaxed) == 0, settings.source.pace != nil {
+                throw PipelineError.sourceUnusable(text)
+            }
+            throw error
+        }
     }
 }

@@ -6,6 +6,10 @@ public enum PipelineError: Error, CustomStringConvertible {
     /// a configuration error, which restarting will not fix.
     case outputUnavailable(output: String, reason: String)
     case sourceFailed(String)
+    /// A file source that cannot give its first picture (a header that does not match the size
+    /// given for stdin, a first frame cut short or malformed): the input is wrong, which
+    /// restarting will not fix (exit 78, as for a header the start checks refuse).
+    case sourceUnusable(String)
     case encoderFailed(String)
 
     public var description: String {
@@ -16,7 +20,7 @@ public enum PipelineError: Error, CustomStringConvertible {
             "output \(output) failed: \(reason)"
         case .outputUnavailable(let output, let reason):
             "output \(output) cannot be opened: \(reason)"
-        case .sourceFailed(let reason):
+        case .sourceFailed(let reason), .sourceUnusable(let reason):
             "source failed: \(reason)"
         case .encoderFailed(let reason):
             "encoder failed: \(reason)"

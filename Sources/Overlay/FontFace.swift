@@ -13,6 +13,8 @@ final class FontFace {
     private let library: OpaquePointer
     private let face: FT_Face
     private var cache: [Unicode.Scalar: Glyph] = [:]
+    /// Each glyph's outline at this size's radius, grown once on first use (issue 41).
+    private var outlines: [Unicode.Scalar: OutlineMask] = [:]
     /// Baseline to the top of the tallest glyph, and to the bottom of the lowest, in pixels.
     let ascender: Int
     let descender: Int
@@ -65,7 +67,19 @@ final class FontFace {
         return drawn
     }
 
+    /// The outline around `scalar`'s glyph, made on first use.
+    func outline(for scalar: Unicode.Scalar) -> OutlineMask {
+        if let cached = outlines[scalar] { return cached }
+        let made = OutlineMask(glyph(for: scalar), radius: outlineRadius)
+        outlines[scalar] = made
+        return made
+    }
+
+    /// How far an outline reaches beyond its glyph at this size.
+    var outlineRadius: Int { OutlineMask.radius(lineHeight: lineHeight) }
+
     var cachedGlyphCount: Int { cache.count }
+    var cachedOutlineCount: Int { outlines.count }
 
     private func rasterise(_ scalar: Unicode.Scalar) -> Glyph {
         guard FT_Load_Char(face, FT_ULong(scalar.value), cft_load_render()) == 0, let slot = face.pointee.glyph else {

@@ -17,7 +17,7 @@ struct TextLayer {
         let padding: Int
         switch style.contrast {
         case .none: padding = 0
-        case .outline: padding = Self.outlineRadius(height: font.lineHeight)
+        case .outline: padding = font.outlineRadius
         case .box: padding = max(2, font.lineHeight / 6)
         }
         var textWidth = 0
@@ -29,36 +29,60 @@ struct TextLayer {
         textWidth = max(textWidth, right)
         width = (textWidth + 2 * padding + 1) & ~1
         height = (font.lineHeight + 2 * padding + 1) & ~1
-        var coverage = [UInt8](repeating: 0, count: width * height)
-        var pen = padding
-        let baseline = padding + font.ascender
-        for glyph in glyphs {
-            Self.draw(glyph, at: pen + glyph.left, baseline - glyph.top, into: &coverage, width: width, height: height)
-            pen += glyph.advance
-        }
+        let outlined = if case .outline = style.contrast { true } else { false }
+        let (coverage, outline) = Self.rasterise(
+            scalars, font: font, padding: padding, width: width, height: height, outlined: outlined)
         pixels = [UInt8](repeating: 0, count: width * height * 4)
-        compose(coverage: coverage, style: style, padding: padding)
+        compose(coverage: coverage, outline: outline, style: style)
     }
 
-    /// The outline's thickness: about a sixteenth of the line, at least a pixel.
-    static func outlineRadius(height: Int) -> Int { max(1, (height + 8) / 16) }
+    /// The line's coverage in a `width` × `height` grid, the text `padding` in from its top-left,
+    /// and with `outlined`, the outline's alpha: each glyph's cached mask copied where its glyph
+    /// goes (no dilation here: a new second costs what the coverage does).
+    static func rasterise(
+        _ scalars: [Unicode.Scalar], font: FontFace, padding: Int, width: Int, height: Int, outlined: Bool
+    ) -> (coverage: [UInt8], outline: [UInt8]?) {
+        var coverage = [UInt8](repeating: 0, count: width * height)
+        var outline = outlined ? [UInt8](repeating: 0, count: width * height) : []
+        var pen = padding
+        let baseline = padding + font.ascender
+        for scalar in scalars {
+            let glyph = font.glyph(for: scalar)
+            let (x, y) = (pen + glyph.left, baseline - glyph.top)
+            draw(glyph.coverage, width: glyph.width, rows: glyph.rows, at: x, y, into: &coverage, width: width, height: height)
+            if outlined {
+                let mask = font.outline(for: scalar)
+                draw(mask.alpha, width: mask.width, rows: mask.rows, at: x - mask.radius, y - mask.radius, into: &outline, width: width, height: height)
+            }
+            pen += glyph.advance
+        }
+        return (coverage, outlined ? outline : nil)
+    }
 
-    private static func draw(_ glyph: Glyph, at x: Int, _ y: Int, into coverage: inout [UInt8], width: Int, height: Int) {
-        for row in 0..<glyph.rows where (0..<height).contains(y + row) {
-            for column in 0..<glyph.width where (0..<width).contains(x + column) {
-                let index = (y + row) * width + x + column
-                coverage[index] = max(coverage[index], glyph.coverage[row * glyph.width + column])
+    /// Puts `bitmap` at (`x`, `y`), keeping the larger value where it overlaps what is there
+    /// (glyphs that touch, outlines that meet), cut at the layer's edges.
+    private static func draw(
+        _ bitmap: [UInt8], width bitmapWidth: Int, rows: Int, at x: Int, _ y: Int, into layer: inout [UInt8], width: Int, height: Int
+    ) {
+        let columns = max(0, -x)..<min(bitmapWidth, width - x)
+        guard !columns.isEmpty else { return }
+        bitmap.withUnsafeBufferPointer { bitmap in
+            layer.withUnsafeMutableBufferPointer { layer in
+                for row in max(0, -y)..<max(max(0, -y), min(rows, height - y)) {
+                    let (from, to) = (row * bitmapWidth, (y + row) * width + x)
+                    for column in columns { layer[to + column] = max(layer[to + column], bitmap[from + column]) }
+                }
             }
         }
     }
 
-    private mutating func compose(coverage: [UInt8], style: OverlayItem, padding: Int) {
+    private mutating func compose(coverage: [UInt8], outline: [UInt8]?, style: OverlayItem) {
         let background: (colour: OverlayColour, alpha: [UInt8])?
         switch style.contrast {
         case .none:
             background = nil
         case .outline(let colour):
-            background = (colour, Self.dilate(coverage, width: width, height: height, radius: padding))
+            background = (colour, outline ?? [])
         case .box(let colour, let alpha):
             let level = UInt8(max(0, min(255, (alpha * 255).rounded())))
             background = (colour, [UInt8](repeating: level, count: width * height))
@@ -105,29 +129,5 @@ struct TextLayer {
         pixels[index * 4 + 1] = colour.green
         pixels[index * 4 + 2] = colour.blue
         pixels[index * 4 + 3] = UInt8(alpha)
-    }
-
-    /// The largest coverage within a disc of `radius` around each pixel: the outline's alpha.
-    private static func dilate(_ coverage: [UInt8], width: Int, height: Int, radius: Int) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: coverage.count)
-        var offsets: [(dx: Int, dy: Int)] = []
-        let reach = radius * radius + radius
-        for dy in -radius...radius {
-            for dx in -radius...radius where dx * dx + dy * dy <= reach {
-                offsets.append((dx, dy))
-            }
-        }
-        for y in 0..<height {
-            for x in 0..<width {
-                var best: UInt8 = 0
-                for (dx, dy) in offsets {
-                    let (sx, sy) = (x + dx, y + dy)
-                    guard sx >= 0, sy >= 0, sx < width, sy < height else { continue }
-                    best = max(best, coverage[sy * width + sx])
-                }
-                out[y * width + x] = best
-            }
-        }
-        return out
     }
 }

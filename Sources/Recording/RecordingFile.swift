@@ -1,6 +1,10 @@
 import Media
 import Outputs
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The segment recorder (behind the outage recorder in `mode: outage`) as the file of a
 /// `ContainerWriter`: owned by that thread alone, so no lock is held while a segment is written
 /// or synced. A full disk does not end the output: the recorder pauses and resumes by itself.
@@ -8,10 +12,13 @@ final class RecordingFile: ContainerFile, @unchecked Sendable {
     // @unchecked: used by the writer thread alone once started (see ContainerFile).
     private let recorder: SegmentRecorder
     private let outage: OutageRecorder?
+    /// The folders the output's open created, outermost first.
+    private let madeDirectories: [String]
 
-    init(recorder: SegmentRecorder, outage: OutageRecorder?) {
+    init(recorder: SegmentRecorder, outage: OutageRecorder?, madeDirectories: [String] = []) {
         self.recorder = recorder
         self.outage = outage
+        self.madeDirectories = madeDirectories
     }
 
     /// Every picture the thread took in counts (written, kept in an outage pre-roll, or passed
@@ -26,6 +33,11 @@ final class RecordingFile: ContainerFile, @unchecked Sendable {
         switch ending {
         case .abandon:
             recorder.abandon()
+        case .discardIfUnused where !recorder.hasWritten:
+            // A run that did not start: nothing of it stays, and no retention sweep runs for it.
+            recorder.abandon()
+            // rmdir(2) only ever removes an empty folder, and these are the ones this open made.
+            for folder in madeDirectories.reversed() { rmdir(folder) }
         case .finish, .discardIfUnused:
             if let outage { outage.finish() } else { recorder.finish() }
         }

@@ -46,15 +46,16 @@ package final class RecordingOutput: StreamOutput {
         let requestKeyframe = self.requestKeyframe
         let start = try writer.start(
             opening: { () throws(OutputFailure) -> RecordingFile in
+                let made: [String]
                 do {
-                    try Self.makeDirectory(settings.directory)
+                    made = try Self.makeDirectory(settings.directory)
                 } catch {
                     throw OutputFailure(output: name, reason: "\(error)")
                 }
                 counters.sampleFreeBytes(in: settings.directory)
                 let recorder = SegmentRecorder(settings: settings, stream: stream, logger: logger, counters: counters, requestKeyframe: requestKeyframe)
                 let outage = settings.outage.map { OutageRecorder(recorder: recorder, policy: $0, isDown: isDown, logger: logger) }
-                return RecordingFile(recorder: recorder, outage: outage)
+                return RecordingFile(recorder: recorder, outage: outage, madeDirectories: made)
             },
             onDelay: { FileOpeningDelay.mark(path: settings.directory, meter: counters.meter) },
             onOpened: { _ in
@@ -104,6 +105,13 @@ package final class RecordingOutput: StreamOutput {
             ])
     }
 
+    /// A start that failed: the folders its open made are removed again if no segment was
+    /// written (a recording that got media is finished as on a stop).
+    package func discardIfUnused() {
+        guard writer.stop(.discardIfUnused, drainSeconds: 0) else { return }
+        counters.meter?.enter(.stopped)
+    }
+
     package var statistics: OutputStatistics {
         OutputStatistics(
             queuedPackets: writer.queuedPackets, droppedFrames: writer.droppedFrames,
@@ -117,13 +125,24 @@ package final class RecordingOutput: StreamOutput {
     }
 
     /// `mkdir -p`: the StateDirectory exists already; a path given on the command line may not.
-    static func makeDirectory(_ path: String) throws(SystemCallError) {
+    /// Returns the folders it created, outermost first (a failed start removes those, and only those).
+    @discardableResult
+    static func makeDirectory(_ path: String) throws(SystemCallError) -> [String] {
         var built = path.hasPrefix("/") ? "" : "."
+        var made: [String] = []
         for part in path.split(separator: "/") {
             built += "/\(part)"
-            if mkdir(built, 0o755) != 0, errno != EEXIST {
-                throw SystemCallError(call: "mkdir \(built)", errno: errno)
+            if mkdir(built, 0o755) == 0 {
+                made.append(built)
+            } else if errno != EEXIST {
+                let code = errno
+                // What this call made before the failure goes again: a folder left half made is debris.
+                for folder in made.reversed() { rmdir(folder) }
+                throw SystemCallError(call: "mkdir \(built)", errno: code)
             }
         }
+        return made
     }
 }
+
+extension RecordingOutput: DiscardableOutput {}

@@ -117,6 +117,9 @@ final class SegmentRecorder: @unchecked Sendable {
         sweep()
     }
 
+    /// Whether a segment was ever opened (its file exists, whatever became of it since).
+    var hasWritten: Bool { counters.segmentsStarted.load(ordering: .relaxed) > 0 }
+
     /// Its writer gave up waiting for a hung disk: the segment in progress is cut back to its
     /// last complete fragment and closed, with no index or retention work after it.
     func abandon() {
