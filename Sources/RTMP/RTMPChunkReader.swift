@@ -82,8 +82,10 @@ struct RTMPChunkReader {
 
         // A chunk stream may start with any header type: the fields a type 1/2/3 header leaves
         // out come from a zeroed previous header (message stream 0, length 0, type 0, time 0), as
-        // librtmp's RTMP_ReadPacket and FFmpeg's rtmppkt.c take them; some servers compress
-        // headers across chunk streams. A type 3 start is a message of length 0.
+        // FFmpeg's rtmppkt.c and librtmp's RTMP_ReadPacket on a fresh packet take them; some
+        // servers compress headers across chunk streams. (librtmp's own client loop reuses one
+        // packet, and takes them from the chunk before on any chunk stream: the differential
+        // tests pin where the two part.) A type 3 start is a message of length 0.
         if streams[id] == nil {
             guard streams.count < limits.maximumChunkStreams else { throw .tooManyChunkStreams(limit: limits.maximumChunkStreams) }
         }

@@ -59,7 +59,10 @@ import V4L2
             return
         }
         #expect(error.reason == "is not a JPEG file")
-        guard case .failure(let missing) = SlateImage.load(path: "/nonexistent/slate.jpg") else { return }
+        guard case .failure(let missing) = SlateImage.load(path: "/nonexistent/slate.jpg") else {
+            Issue.record("a missing file loaded as a slate")
+            return
+        }
         #expect(missing.reason == "no such file")
     }
 

@@ -51,10 +51,12 @@ final class PrometheusServer {
     let process: RunningProcess
     let directory: URL
 
-    init(scraping target: Int) throws {
+    /// `ruleFiles`: rule files Prometheus loads (and parses: `rules()` gives them back).
+    init(scraping target: Int, ruleFiles: [URL] = []) throws {
         directory = try Project.scratchDirectory("prometheus-\(getpid())-\(target)")
         port = Int(try freeLoopbackPort())
-        let config = """
+        let rules = ruleFiles.isEmpty ? "" : "rule_files:\n" + ruleFiles.map { "  - \"\($0.path)\"\n" }.joined()
+        let config = rules + """
             global:
               scrape_interval: 1s
               evaluation_interval: 1s
@@ -86,6 +88,21 @@ final class PrometheusServer {
             let first = series.first, let pair = first["value"] as? [Any], let text = pair.last as? String
         else { return nil }
         return Double(text)
+    }
+
+    /// The `data` of a GET on the HTTP API's `path` (with `query`'s items, encoded here).
+    func api(_ path: String, _ query: [(String, String)] = []) throws -> Any? {
+        let items = query.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0.1)" }
+        let url = "http://127.0.0.1:\(port)/api/v1/\(path)" + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
+        let result = try ProcessRunner.run("/usr/bin/curl", ["-s", "-m", "5", url], timeout: 10)
+        guard let json = try? JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any], json["status"] as? String == "success"
+        else { throw HarnessError("Prometheus's \(path) answered: \(result.stdout) \(result.stderr)") }
+        return json["data"]
+    }
+
+    /// The label sets of the stored series `selector` selects.
+    func series(_ selector: String) throws -> [[String: String]] {
+        try api("series", [("match[]", selector)]) as? [[String: String]] ?? []
     }
 
     /// Polls `query` until its value is `expected`; the seconds it took, nil on timeout.

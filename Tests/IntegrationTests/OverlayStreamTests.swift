@@ -66,17 +66,28 @@ struct OverlayStreamTests {
         let dir = try Project.scratchDirectory("overlay-stream")
         let clip = try Self.clip(in: dir)
         let server = try RTMPServer()
-        var logs: [String] = []
+        // The first frame's capture, bounded by this test's own clock: not before camcast was
+        // started, not after its "first frame captured" line could be read (polled every 5 ms,
+        // so the bound is late, never early). The log line's own time field is not used.
+        var firstCapture: ClosedRange<Date>?
         for (name, overlay) in [("withoverlay", true), ("plain", false)] {
             let config = try Self.config(clip: clip, url: server.url(app: "rec", name: name), overlay: overlay, in: dir)
-            let result = try ProcessRunner.run(Project.camcastBinary.path, ["run", "--config", config.path], timeout: 90)
+            let launched = Date()
+            let run = try ProcessRunner.start(Project.camcastBinary.path, ["run", "--config", config.path])
+            if overlay {
+                while !run.stderrSoFar.contains("first frame captured") && !run.hasExited && Date().timeIntervalSince(launched) < 60 {
+                    usleep(5_000)
+                }
+                let seen = Date()
+                try #require(run.stderrSoFar.contains("first frame captured"), "\(run.stderrSoFar)")
+                firstCapture = launched...seen
+            }
+            let result = try run.wait(timeout: 90)
             #expect(result.status == 0, "camcast failed: \(result.stderr)")
-            logs.append(result.stderr)
         }
         try server.stop()  // nginx closes the recordings
-
-        let firstMatch = try #require(logs[0].firstMatch(of: /first frame captured.*wall_clock_unix_ms=(\d+)/), "\(logs[0])")
-        let firstCaptureMilliseconds = try #require(Int64(firstMatch.1))
+        let captured = try #require(firstCapture)
+        print("overlay clock: first capture between launch and +\(Int(captured.upperBound.timeIntervalSince(captured.lowerBound) * 1000)) ms")
         let drawn = try OverlayFrames(server.recording("withoverlay"), indices: Self.frames, width: Self.width, height: Self.height)
         let plain = try OverlayFrames(server.recording("plain"), indices: Self.frames, width: Self.width, height: Self.height)
         try #require(drawn.seconds.count == Self.frames.count, "showinfo times: \(drawn.seconds)")
@@ -106,20 +117,25 @@ struct OverlayStreamTests {
             let parts = clock.split(separator: ":").compactMap { Int($0) }
             try #require(parts.count == 3, "tesseract read \(clock.debugDescription) in frame \(Self.frames[index])")
             let read = parts[0] * 3600 + parts[1] * 60 + parts[2]
-            // The frame's wall-clock time: the first frame's capture plus the frame's stream time.
-            let frameMilliseconds = firstCaptureMilliseconds + Int64(((drawn.seconds[index] - drawn.seconds[0]) * 1000).rounded())
-            let expected = Self.secondOfDay(milliseconds: frameMilliseconds)
-            let apart = abs(read - expected) % 86_400
-            #expect(min(apart, 86_400 - apart) <= 1, "frame \(Self.frames[index]) reads \(clock), expected second \(expected) of the day")
+            // The frame's wall-clock time is the first frame's capture plus its stream time (the
+            // recording's first frame is the first captured: a file source's first frame is a
+            // keyframe). The capture lies in `captured`, so the second drawn lies between those
+            // of its ends plus the stream time, each widened by 10 ms: the recording's times are
+            // whole milliseconds, and the two clocks (camcast's capture stamps are monotonic, this
+            // test's realtime) may drift by NTP's 500 ppm at most over the clip's 6 s (3 ms).
+            let streamTime = drawn.seconds[index] - drawn.seconds[0]
+            let earliest = Self.secondOfDay(captured.lowerBound.addingTimeInterval(streamTime - 0.01))
+            let latest = Self.secondOfDay(captured.upperBound.addingTimeInterval(streamTime + 0.01))
+            let window = earliest <= latest ? Array(earliest...latest) : Array(earliest..<86_400) + Array(0...latest)  // midnight
+            #expect(window.contains(read), "frame \(Self.frames[index]) reads \(clock), expected a second of the day in \(earliest)...\(latest)")
             clockReadings.append(read)
         }
         // Frames two seconds apart show different times.
         #expect(Set(clockReadings).count == clockReadings.count, "\(clockReadings)")
     }
 
-    /// The local second of the day at `milliseconds` since the epoch, in the zone camcast used (the same system's).
-    static func secondOfDay(milliseconds: Int64) -> Int {
-        let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    /// The local second of the day at `date`, in the zone camcast used (the same system's).
+    static func secondOfDay(_ date: Date) -> Int {
         let parts = Calendar.current.dateComponents(in: TimeZone.current, from: date)
         return (parts.hour ?? 0) * 3600 + (parts.minute ?? 0) * 60 + (parts.second ?? 0)
     }

@@ -11,8 +11,9 @@ struct RTMPChunkReaderDifferentialTests {
 
     /// A corpus case: random messages on a few chunk streams (ids of 1, 2 and 3 basic-header
     /// bytes), some with timestamps past 0xFFFFFF, chunk size changes between and inside messages.
-    static func corpus(seed: UInt64) -> (bytes: [UInt8], messages: [Message], writer: CompressingChunkWriter) {
+    static func corpus(seed: UInt64, compressedStarts: Bool = true) -> (bytes: [UInt8], messages: [Message], writer: CompressingChunkWriter) {
         var writer = CompressingChunkWriter(seed: seed)
+        writer.compressedStartsAllowed = compressedStarts
         var random = SplitMix64(seed: seed ^ 0x5EED)
         let ids = [2, 3, 4, 5, 8, 63, 64, 319, 320, 65599].shuffled(using: &random).prefix(random.next(in: 2...6))
         var timestamps: [Int: UInt32] = [:]
@@ -64,6 +65,61 @@ struct RTMPChunkReaderDifferentialTests {
         #expect(headerTypes.allSatisfy { $0 > 50 }, "header types written: \(headerTypes)")
         #expect(compressedStarts > 50, "chunk streams started with a type 1/2/3 header: \(compressedStarts)")
         print("chunk reader corpus: \(total) messages, header types 0–3: \(headerTypes), compressed starts: \(compressedStarts)")
+    }
+
+    /// librtmp's own client (RTMP_ConnectStream) reuses one packet for the whole connection. Where
+    /// every chunk stream starts with a type 0 header it reads what Camcast's reader reads; the
+    /// corpus with compressed starts is where the two ways part (next test).
+    @Test("without compressed starts, Camcast's reader agrees with librtmp's client loop too")
+    func corpusAgreesWithTheClientsReusedPacket() throws {
+        var total = 0
+        for seed in UInt64(1)...150 {
+            let (bytes, written, writer) = Self.corpus(seed: seed, compressedStarts: false)
+            #expect(writer.compressedStarts == 0)
+            var reader = RTMPChunkReader()
+            let camcast = try reader.feed(bytes)
+            let client = try LibrtmpReader.messages(from: bytes, packet: .reusedAsTheClient)
+            let agree = camcast == client, asWritten = camcast == written
+            #expect(agree, "seed \(seed): Camcast and librtmp's client differ at message \(Self.firstDifference(camcast, client))")
+            #expect(asWritten, "seed \(seed): differs from what was written at message \(Self.firstDifference(camcast, written))")
+            total += written.count
+        }
+        #expect(total > 2000, "\(total) messages")
+    }
+
+    /// With compressed starts, librtmp's client takes the missing fields from the chunk read
+    /// before on another chunk stream; Camcast, like FFmpeg, from a zeroed header. Every seed where
+    /// the client reads differently has a compressed start, and enough of them do differ that the
+    /// comparison above is not vacuous.
+    @Test("with compressed starts, librtmp's client parts from Camcast's reader only on corpora that have them")
+    func clientDiffersOnlyWhereAChunkStreamStartsCompressed() throws {
+        var differing = 0
+        for seed in UInt64(1)...150 {
+            let (bytes, _, writer) = Self.corpus(seed: seed)
+            var reader = RTMPChunkReader()
+            let camcast = try reader.feed(bytes)
+            let client = try LibrtmpReader.messages(from: bytes, packet: .reusedAsTheClient)
+            guard camcast != client else { continue }
+            differing += 1
+            #expect(writer.compressedStarts > 0, "seed \(seed) differs without a compressed start, at \(Self.firstDifference(camcast, client))")
+        }
+        #expect(differing > 10, "only \(differing) of 150 corpora read differently by librtmp's client")
+        print("chunk reader corpus: librtmp's client loop reads \(differing) of 150 corpora differently (compressed starts)")
+    }
+
+    /// The difference in its smallest form: a message on chunk stream 3 with message stream 1,
+    /// then chunk stream 4 started by a type 1 header (which carries no message stream).
+    @Test("a type 1 start after a message on another chunk stream: stream 0 for Camcast and FFmpeg's way, the previous message's for librtmp's client")
+    func typeOneStartAfterAnotherChunkStream() throws {
+        let first = TestChunks.message(id: 3, type: 20, streamID: 1, body: [1, 2, 3])
+        let bytes = first + [0x44, 0, 0, 10, 0, 0, 2, 18, 9, 9]  // cs 4: delta 10, length 2, type 18
+        var reader = RTMPChunkReader()
+        let camcast = try reader.feed(bytes)
+        #expect(camcast.map(\.streamID) == [1, 0])
+        #expect(try LibrtmpReader.messages(from: bytes, packet: .freshPerRead) == camcast)
+        let client = try LibrtmpReader.messages(from: bytes, packet: .reusedAsTheClient)
+        #expect(client.map(\.streamID) == [1, 1])
+        #expect(client.map(\.body) == camcast.map(\.body) && client.map(\.type) == camcast.map(\.type))
     }
 
     @Test("the same corpus arriving a few bytes at a time gives the same messages")

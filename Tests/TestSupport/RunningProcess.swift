@@ -39,6 +39,7 @@ public final class RunningProcess {
     deinit { try? FileManager.default.removeItem(at: directory) }
 
     public var stderrSoFar: String { (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "" }
+    public var stdoutSoFar: String { (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "" }
 
     public func signal(_ signal: Int32) { kill(pid, signal) }
 

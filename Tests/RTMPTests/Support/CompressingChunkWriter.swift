@@ -30,6 +30,9 @@ struct CompressingChunkWriter {
 
     var random: SplitMix64
     var maximumInterleaved = 6
+    /// False: every chunk stream starts with a type 0 header, as a server that compresses nothing
+    /// across chunk streams writes (a stream any reader, whatever packet it reuses, reads alike).
+    var compressedStartsAllowed = true
     private(set) var bytes: [UInt8] = []
     private(set) var messages: [Message] = []
     private var previous: [Int: Previous] = [:]
@@ -47,7 +50,7 @@ struct CompressingChunkWriter {
         let before = previous[id] ?? Previous()
         let delta = timestamp &- before.timestamp
         var allowed: [UInt8] = [0]
-        if streamID == before.streamID && timestamp >= before.timestamp {
+        if (previous[id] != nil || compressedStartsAllowed) && streamID == before.streamID && timestamp >= before.timestamp {
             allowed.append(1)
             if body.count == before.length && type == before.type {
                 allowed.append(2)

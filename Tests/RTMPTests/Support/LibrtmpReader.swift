@@ -7,12 +7,19 @@ import Foundation
 /// reader's form. Test-only; the product never calls `RTMP_ReadPacket` (see CRTMP/shim.h).
 ///
 /// What RTMP_ClientPacket would do between packets that changes how later chunks are read is done
-/// here too: Set Chunk Size sets `m_inChunkSize`. The packet librtmp fills is zeroed before each new
-/// message, so a chunk stream's first header takes what it leaves out from a zeroed header — what
-/// FFmpeg's rtmppkt.c does; librtmp's own RTMP_ConnectStream reuses one packet, so there the
-/// fields would come from whatever message came before on another chunk stream.
+/// here too: Set Chunk Size sets `m_inChunkSize`.
+///
+/// `packet` says which packet RTMP_ReadPacket fills. `.freshPerRead`: a zeroed one each call, so a
+/// chunk stream's first header takes what it leaves out from a zeroed header — what FFmpeg's
+/// rtmppkt.c does, and Camcast's reader. `.reusedAsTheClient`: one packet for the whole
+/// connection, freed (its body only) after each whole message, as librtmp's own client loop
+/// (RTMP_ConnectStream) does; there a chunk stream's first type 1/2/3 header takes what it leaves
+/// out from whatever chunk came before on another chunk stream. On streams whose chunk streams all
+/// start with a type 0 header the two read the same.
 enum LibrtmpReader {
-    static func messages(from bytes: [UInt8]) throws -> [RTMPChunkReader.Message] {
+    enum Packet { case freshPerRead, reusedAsTheClient }
+
+    static func messages(from bytes: [UInt8], packet mode: Packet = .freshPerRead) throws -> [RTMPChunkReader.Message] {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else { throw POSIXError(.EIO) }
         let (readEnd, writeEnd) = (pair[0], pair[1])
@@ -31,8 +38,9 @@ enum LibrtmpReader {
         RTMP_Init(rtmp)
         rtmp.pointee.m_sb.sb_socket = readEnd
         var messages: [RTMPChunkReader.Message] = []
+        var packet = RTMPPacket()
         while true {
-            var packet = RTMPPacket()
+            if mode == .freshPerRead { packet = RTMPPacket() }
             guard RTMP_ReadPacket(rtmp, &packet) != 0 else {
                 RTMPPacket_Free(&packet)
                 break
