@@ -211,9 +211,12 @@ static inline int cavformat_mp4_open(
 
 // Hands one packet (Annex-B for video) to the muxer; a video keyframe first writes out the
 // fragment before it. Returns 0 or a negative AVERROR.
-// `pts` and `dts` count 1/`timescale` seconds.
+// `pts`, `dts` and `duration` count 1/`timescale` seconds. The duration is what the mov muxer gives
+// the last sample of a fragment and of the file (the others last until the next one's dts):
+// without it the muxer guesses and warns, "Estimating the duration of the last packet in a fragment".
 static inline int cavformat_mp4_write(
-    cavformat_mp4 *mp4, int stream, const uint8_t *data, int size, int64_t pts, int64_t dts, int timescale, int keyframe) {
+    cavformat_mp4 *mp4, int stream, const uint8_t *data, int size, int64_t pts, int64_t dts, int64_t duration, int timescale,
+    int keyframe) {
     AVPacket *packet = av_packet_alloc();
     if (!packet) return AVERROR(ENOMEM);
     int err = av_new_packet(packet, size);
@@ -222,6 +225,7 @@ static inline int cavformat_mp4_write(
     packet->stream_index = stream;
     packet->pts = pts;
     packet->dts = dts;
+    packet->duration = duration;
     if (keyframe) packet->flags |= AV_PKT_FLAG_KEY;
     // The muxer's stream time base may differ from the one asked for.
     av_packet_rescale_ts(packet, (AVRational){1, timescale}, mp4->format->streams[stream]->time_base);

@@ -48,7 +48,7 @@ extension Pipeline {
                 output = RecordingOutput(
                     settings: recording,
                     stream: RecordedStream(
-                        width: settings.encoder.size.width, height: settings.encoder.size.height,
+                        width: settings.encoder.size.width, height: settings.encoder.size.height, frameRate: settings.encoder.frameRate,
                         audioSampleRate: settings.audio?.format.sampleRate, audioChannels: settings.audio?.format.channels,
                         container: recording.container),
                     logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },

@@ -166,14 +166,14 @@ extension Pipeline {
                 outcome.failures.append("source \(new.source): the pipeline is stopping")
                 return
             }
-            try replacement.start(deliver: deliver)
+            try replacement.start(deliver: deliver.call)
             stages.source.withLock { $0 = replacement }
             outcome.applied.append("source \(running.source) → \(new.source)")
             running.source = new.source
         } catch {
             outcome.failures.append("source \(new.source): \(error)")
             do {
-                try old?.start(deliver: deliver)
+                try old?.start(deliver: deliver.call)
             } catch {
                 stages.stop.fire(.failed(.sourceFailed("could not restart after a failed reload: \(error)")))
             }

@@ -188,7 +188,7 @@ public struct Pipeline: Service {
                 stop.fire(.failed(.encoderFailed("\(error)")))
             }
         }
-        stages.deliver.withLock { $0 = deliver }
+        stages.deliver.withLock { $0 = Callback(deliver) }
         do {
             // The camera opens and negotiates on its capture thread; start waits for that.
             let startStall = DebugCaptureStall.forStart()

@@ -63,7 +63,7 @@ final class PipelineStages: Sendable {
     /// What is running now: the settings the pipeline started with, with every applied reload on top.
     let settings: Lock<RunSettings>
     /// Frames go to the encoder through this, whichever source delivers them.
-    let deliver: Lock<(@Sendable (VideoFrame) -> Void)?>
+    let deliver: Lock<Callback<VideoFrame, Void>?>
     /// Stream time (ms) of the latest picture, where an output that is closed ends its stream.
     let streamTime: @Sendable () -> Int64
     /// Capture → socket latency of RTMP outputs, shared by every output opened during the run.

@@ -18,7 +18,7 @@ public final class Y4MFileInput: Y4MByteInput, Sendable {
     private let ownsDescriptor: Bool
     /// Set for inputs that can make a read wait; nil for regular files.
     private let wake: WakeEvent?
-    private let stallReport = Lock<(@Sendable (_ stalled: Bool) -> Void)?>(nil)
+    private let stallReport = Lock<Callback<Bool, Void>?>(nil)
     /// How long a read may wait before the input is reported as stalled.
     public static var stallSeconds: Int32 { 2 }
 
@@ -44,7 +44,7 @@ public final class Y4MFileInput: Y4MByteInput, Sendable {
 
     /// Called with true when a read has waited `stallSeconds` for data, with false when data comes again.
     public func reportStalls(to report: @escaping @Sendable (_ stalled: Bool) -> Void) {
-        stallReport.withLock { $0 = report }
+        stallReport.withLock { $0 = Callback(report) }
     }
 
     /// Ends a read waiting for data (it throws `.interrupted`), and every later one until `resume`.

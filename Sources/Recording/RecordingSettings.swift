@@ -1,3 +1,5 @@
+import Media
+
 /// A segmented MP4 recording (`outputs: - record: DIR`, `--record DIR`): files of
 /// `segmentSeconds` each under `directory`, named by `namePattern` (strftime, local time), the
 /// oldest deleted first to keep within the retention limits. Hashable, so a reload that changes
@@ -71,9 +73,15 @@ public struct RecordedStream: Sendable, Hashable {
     public var audioSampleRate: Int?
     public var audioChannels: Int?
     public var container: RecordingContainer
+    /// The pictures' rate: each picture's duration in the file is one interval of it.
+    public var frameRate: FrameRate
 
-    public init(width: Int, height: Int, audioSampleRate: Int? = nil, audioChannels: Int? = nil, container: RecordingContainer = .mp4) {
+    public init(
+        width: Int, height: Int, frameRate: FrameRate, audioSampleRate: Int? = nil, audioChannels: Int? = nil,
+        container: RecordingContainer = .mp4
+    ) {
         self.container = container
+        self.frameRate = frameRate
         self.width = width
         self.height = height
         self.audioSampleRate = audioSampleRate

@@ -23,6 +23,8 @@ final class SegmentFile {
     /// edit list would otherwise start the pictures at 0 and the sound at the delay).
     private let originPts: Int64
     private let audioSampleRate: Int?
+    /// A picture's duration in the file's video time base (milliseconds): one frame interval.
+    private let videoDuration: Int64
     private var lastDts: [Int64] = [.min, .min]
     private var nextAudioTicks: Int64?
     /// Bytes on the disk for sure: up to the end of the last fragment synced.
@@ -49,6 +51,7 @@ final class SegmentFile {
             (AudioSpecificConfig.sampleRate(of: config) ?? stream.audioSampleRate).map { (config: config, rate: $0, channels: stream.audioChannels ?? 2) }
         }
         audioSampleRate = audio?.rate
+        videoDuration = Self.milliseconds(of: stream.frameRate)
         let video = Self.annexB(keyframe.decoderConfiguration.parameterSets)
         var created: UnsafeMutablePointer<cavformat_mp4>?
         cavformat_quiet()
@@ -97,14 +100,16 @@ final class SegmentFile {
         var dts = packet.dts - (isVideo ? originDts : originPts)
         var pts = packet.pts - originPts
         var timescale: Int32 = 1000
+        var duration = videoDuration
         if let rate = audioSampleRate, !isVideo {
             // Sound from before the first picture has no place in this file.
             guard dts >= 0 else { return }
             let exact = dts * Int64(rate) / 1000
             // On from the previous frame unless the clock says a frame or more went missing.
-            if let next = nextAudioTicks, abs(exact - next) < 1024 { dts = next } else { dts = exact }
+            if let next = nextAudioTicks, abs(exact - next) < Self.samplesPerAACFrame { dts = next } else { dts = exact }
             pts = dts
-            nextAudioTicks = dts + 1024
+            nextAudioTicks = dts + Self.samplesPerAACFrame
+            duration = Self.samplesPerAACFrame
             timescale = Int32(rate)
         }
         // The muxer refuses a decode time that does not move on.
@@ -112,7 +117,7 @@ final class SegmentFile {
         lastDts[stream] = dts
         let data = isVideo ? Self.annexB(packet.units) : (packet.units.first ?? [])
         let result = data.withUnsafeBufferPointer {
-            cavformat_mp4_write(muxer, Int32(stream), $0.baseAddress, Int32($0.count), pts, dts, timescale, packet.isKeyframe ? 1 : 0)
+            cavformat_mp4_write(muxer, Int32(stream), $0.baseAddress, Int32($0.count), pts, dts, duration, timescale, packet.isKeyframe ? 1 : 0)
         }
         try check(result, action: "write")
         if isVideo {
@@ -179,6 +184,16 @@ final class SegmentFile {
         var buffer = [CChar](repeating: 0, count: 128)
         cavformat_error_text(code, &buffer, buffer.count)
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// An AAC-LC frame's samples (ISO/IEC 14496-3: 1024 per raw data block).
+    static let samplesPerAACFrame: Int64 = 1024
+
+    /// One frame interval in whole milliseconds (the video time base), at least 1: 33 at 30 fps,
+    /// 33 at 30000/1001 (33.37 ms).
+    static func milliseconds(of rate: FrameRate) -> Int64 {
+        guard rate.isValid else { return 1 }
+        return max(1, (Int64(rate.denominator) * 1000 + Int64(rate.numerator) / 2) / Int64(rate.numerator))
     }
 
     /// NAL units with four-byte start codes: the muxer turns them into length-prefixed samples

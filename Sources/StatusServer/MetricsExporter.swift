@@ -6,6 +6,7 @@ import Telemetry
 /// A fresh `PrometheusCollectorRegistry` per scrape: Camcast's own registry holds absolute
 /// values and the series set follows the outputs in force, so rebuilding is simpler and exact
 /// (no deltas, no unregistering after a reload) and costs microseconds at any sane scrape rate.
+/// Families come sorted by name, their series sorted too (`PrometheusTextOrder`).
 /// Names follow Prometheus' naming guide: one `camcast_` prefix, base units, `_total` counters.
 enum MetricsExporter {
     /// Why an attempt failed: the fixed `reason` label set of connect failures (see
@@ -59,7 +60,7 @@ enum MetricsExporter {
         }
         for output in report.outputs { export(output, gauge: gauge, counter: counter) }
         exportProcess(process, registry: registry)
-        return registry.emitToString()
+        return PrometheusTextOrder.sorted(registry.emitToString())
     }
 
     private static func export(

@@ -20,7 +20,7 @@ public final class OutputMeter: Sendable {
     public let lastPublishUnixMilliseconds = Atomic<Int>(0)
     /// Reads the figures the output's queue keeps itself (depth, drops), at report time, as a
     /// Prometheus collector does: the queue's own lock, never one held across I/O.
-    private let probe = Lock<(@Sendable () -> OutputProbe)?>(nil)
+    private let probe = Lock<Callback<Void, OutputProbe>?>(nil)
     private let life: Lock<Life>
 
     struct Life {
@@ -76,7 +76,7 @@ public final class OutputMeter: Sendable {
     }
 
     public func setProbe(_ read: @escaping @Sendable () -> OutputProbe) {
-        probe.withLock { $0 = read }
+        probe.withLock { $0 = Callback(read) }
     }
 
     /// The figures as of now.

@@ -11,7 +11,7 @@ public final class TelemetryRegistry: Sendable {
     private let outputs = Lock<[OutputMeter]>([])
     private let facts = Lock<Facts>(Facts())
     /// Called at the start of every `report()`: pulls what stages keep for themselves.
-    private let collector = Lock<(@Sendable () -> Void)?>(nil)
+    private let collector = Lock<Callback<Void, Void>?>(nil)
 
     /// What the pipeline is set up as: changes only on start and reload.
     public struct Facts: Sendable, Equatable, Codable {
@@ -46,7 +46,7 @@ public final class TelemetryRegistry: Sendable {
     public var uptimeSeconds: Double { OutputMeter.seconds(since: started) }
 
     public func setCollector(_ collect: @escaping @Sendable () -> Void) {
-        collector.withLock { $0 = collect }
+        collector.withLock { $0 = Callback(collect) }
     }
 
     /// Everything at one moment.

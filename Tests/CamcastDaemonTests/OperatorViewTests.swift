@@ -77,6 +77,38 @@ import Testing
         #expect(!BasicCredentials.constantTimeEqual(Array("a".utf8), Array("ab".utf8)))
     }
 
+    /// Two scrapes list the same families in the same order, sorted by name, and each family's
+    /// series sorted (issue 45: swift-prometheus wrote them in its dictionaries' order).
+    @Test func consecutiveScrapesListFamiliesAndSeriesInOneSortedOrder() {
+        let (registry, rtmp, file) = registry()
+        file.enter(.writing)
+        rtmp.attemptFailed(reason: "refused", message: "connection refused")
+        let endpoints = StatusEndpoints(registry: registry)
+        func scrape() -> (families: [String], series: [[String]]) {
+            let text = String(decoding: endpoints.reply(method: "GET", path: "/metrics").body, as: UTF8.self)
+            var families: [String] = []
+            var series: [[String]] = []
+            for line in text.split(separator: "\n") {
+                if line.hasPrefix("# TYPE ") {
+                    families.append(String(line.split(separator: " ")[2]))
+                    series.append([])
+                } else if !line.hasPrefix("#"), !series.isEmpty {
+                    series[series.count - 1].append(String(line.split(separator: " ")[0]))
+                }
+            }
+            return (families, series)
+        }
+        let first = scrape()
+        let second = scrape()
+        #expect(first.families.count > 20, "\(first.families)")
+        #expect(first.families == second.families)
+        #expect(first.families == first.families.sorted(), "\(first.families)")
+        #expect(first.series == second.series)
+        for (family, series) in zip(first.families, first.series) {
+            #expect(!series.isEmpty && series == series.sorted(), "\(family): \(series)")
+        }
+    }
+
     @Test func endpointsAnswerAndNeverEchoTheRequest() {
         let (registry, rtmp, file) = registry()
         file.enter(.writing)

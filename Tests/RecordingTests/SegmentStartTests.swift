@@ -78,7 +78,7 @@ import TestSupport
         let counters = RecordingCounters()
         let recorder = SegmentRecorder(
             settings: RecordingSettings(directory: directory, namePattern: "segment.mp4"),
-            stream: RecordedStream(width: 64, height: 64, audioSampleRate: 48_000, audioChannels: 2),
+            stream: RecordedStream(width: 64, height: 64, frameRate: FrameRate(numerator: 30), audioSampleRate: 48_000, audioChannels: 2),
             logger: Logger(label: "test"), counters: counters)
         func feed(_ range: Range<Int>) {
             for number in range {
