@@ -78,7 +78,11 @@ public final class StatusHTTPServer: Service, Sendable {
         let credentials: @Sendable () -> BasicCredentials? = { [self] in listen.withLock { $0?.credentials } }
         let endpoints = self.endpoints
         let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 128)
+            // Room in the kernel's queue for a crowd that reconnects as fast as it is closed: a
+            // connection the full queue drops waits for TCP's retry (1 s), however fast the
+            // table would have made room for it. Accepted 16 at a time, so the queue drains.
+            .serverChannelOption(.backlog, value: 1024)
+            .serverChannelOption(.maxMessagesPerRead, value: 16)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 table.admit(channel)
