@@ -1,7 +1,6 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
 
 /// One connection's requests: each is answered from `StatusEndpoints` once its head has come
 /// (bodies are read and thrown away). The reply is made in full before it is written: no lock of
@@ -72,31 +71,7 @@ final class StatusHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        // An idle or slow client (slowloris) loses its connection.
-        if event is IdleStateHandler.IdleStateEvent {
-            context.close(promise: nil)
-        } else {
-            context.fireUserInboundEventTriggered(event)
-        }
-    }
-
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
-    }
-}
-
-/// Counts open connections and refuses those beyond `limit` at once, so that many idle clients
-/// cost a bounded amount of memory.
-final class ConnectionLimiter: Sendable {
-    let open = Atomic<Int>(0)
-    let limit: Int
-
-    init(limit: Int) { self.limit = limit }
-
-    func admit(_ channel: any Channel) -> Bool {
-        let count = open.add(1, ordering: .relaxed).newValue
-        channel.closeFuture.whenComplete { [self] _ in _ = open.subtract(1, ordering: .relaxed) }
-        return count <= limit
     }
 }

@@ -24,10 +24,13 @@ public final class StatusHTTPServer: Service, Sendable {
         }
     }
 
-    /// At most this many connections at once; more are closed as they come.
-    static let connectionLimit = 64
-    /// A connection that sends no byte for this long is closed (idle keep-alive, slowloris).
-    static let idleSeconds: Int64 = 10
+    /// Connections at once, and from one address: beyond them the stalest gives way
+    /// (`ConnectionTable`). 64 idle connections cost well under a megabyte.
+    static let limits = ConnectionTable.Limits(slots: 64, perAddress: 32)
+    /// A connection has this long to send a whole request, from its opening or its previous
+    /// answer (`RequestDeadlineHandler`): seconds, not the client's whim. A scraper sends its
+    /// request within a millisecond of connecting; a person's browser within a round trip.
+    static let requestDeadline = TimeAmount.seconds(5)
 
     private let endpoints: StatusEndpoints
     private let logger: Logger
@@ -70,18 +73,23 @@ public final class StatusHTTPServer: Service, Sendable {
 
     private func bind(on group: MultiThreadedEventLoopGroup) async -> (any Channel)? {
         guard let address = listen.withLock({ $0 }) else { return nil }
-        let limiter = ConnectionLimiter(limit: Self.connectionLimit)
+        // One event loop: every connection of this listener, and so the table, lives on it.
+        let table = ConnectionTable(limits: Self.limits, eventLoop: group.next())
         let credentials: @Sendable () -> BasicCredentials? = { [self] in listen.withLock { $0?.credentials } }
         let endpoints = self.endpoints
         let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 128)
+            // Room in the kernel's queue for a crowd that reconnects as fast as it is closed: a
+            // connection the full queue drops waits for TCP's retry (1 s), however fast the
+            // table would have made room for it. Accepted 16 at a time, so the queue drains.
+            .serverChannelOption(.backlog, value: 1024)
+            .serverChannelOption(.maxMessagesPerRead, value: 16)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                guard limiter.admit(channel) else { return channel.close() }
+                table.admit(channel)
                 return channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
-                    try sync.addHandler(IdleStateHandler(readTimeout: .seconds(Self.idleSeconds)))
                     try sync.configureHTTPServerPipeline(withErrorHandling: true)
+                    try sync.addHandler(RequestDeadlineHandler(deadline: Self.requestDeadline, table: table))
                     try sync.addHandler(StatusHTTPHandler(endpoints: endpoints, credentials: credentials))
                 }
             }
