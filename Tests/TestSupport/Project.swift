@@ -7,7 +7,7 @@ public enum Project {
         .deletingLastPathComponent()
 
     public static var camcastBinary: URL {
-        if let path = ProcessInfo.processInfo.environment["CAMCAST_BINARY"] { return URL(fileURLWithPath: path) }
+        if let path = ProcessInfo.processInfo.environment["CAMCAST_TEST_BINARY"] { return URL(fileURLWithPath: path) }
         return root.appendingPathComponent(".build/debug/camcast")
     }
 
