@@ -10,7 +10,7 @@ import Media
 /// only up to `limitNanoseconds`: past that the interleaver has already released the first
 /// pictures, and packets stamped before them could only be moved up (PacketOrder), so the track
 /// starts where its first sample is and the log says by how much.
-public enum AudioLeadIn {
+enum AudioLeadIn {
     /// The silent frame to encode before `first`, or nil if `first` starts at or before `origin`
     /// (less than one sample after it) or later than `limitNanoseconds` after it.
     static func silence(before first: AudioFrame, origin: MonotonicTime, limitNanoseconds: UInt64) -> AudioFrame? {

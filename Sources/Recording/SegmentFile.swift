@@ -189,11 +189,11 @@ final class SegmentFile {
     /// An AAC-LC frame's samples (ISO/IEC 14496-3: 1024 per raw data block).
     static let samplesPerAACFrame: Int64 = 1024
 
-    /// One frame interval in whole milliseconds (the video time base), at least 1: 33 at 30 fps,
-    /// 33 at 30000/1001 (33.37 ms).
+    /// One frame interval (FrameRate's) in whole milliseconds (the video time base), at least 1:
+    /// 33 at 30 fps, 33 at 30000/1001 (33.37 ms).
     static func milliseconds(of rate: FrameRate) -> Int64 {
         guard rate.isValid else { return 1 }
-        return max(1, (Int64(rate.denominator) * 1000 + Int64(rate.numerator) / 2) / Int64(rate.numerator))
+        return max(1, Int64((rate.frameIntervalNanoseconds + 500_000) / 1_000_000))
     }
 
     /// NAL units with four-byte start codes: the muxer turns them into length-prefixed samples
