@@ -1,5 +1,6 @@
 import AudioCapture
 import AudioPath
+import Capture
 import Logging
 import Media
 
@@ -23,7 +24,7 @@ extension Pipeline {
         // Lead-in silence the interleaver can still place before the first pictures it holds: its
         // window less the AAC encoder's delay (the lead-in's packets come out with the first
         // real sample's, that much after it).
-        let leadInMilliseconds = max(0, PacketInterleaver.defaultWindowMilliseconds - PacketInterleaver.presentationDelay(sampleRate: audio.format.sampleRate))
+        let leadInMilliseconds = max(0, Self.interleaverWindowMilliseconds - PacketInterleaver.presentationDelay(sampleRate: audio.format.sampleRate))
         return AudioStage(
             settings: audio, logger: logger, startMilliseconds: assembler.startMilliseconds,
             leadInLimitNanoseconds: UInt64(leadInMilliseconds) * 1_000_000,
@@ -53,13 +54,22 @@ extension Pipeline {
     /// The earliest stream time (ms) the packets of an audio encoder opened now can have: its
     /// source starts after this, and the encoder's first (priming) packet lies one frame before
     /// the first sample. Announced, it lets the pictures go on while the new encoder fills its
-    /// first frames (three: 384 ms at 8 kHz, longer than the interleaver's window); they used
-    /// to wait up to the window, once per reload.
+    /// first frames (three: 384 ms at 8 kHz); they used to wait for it, up to the interleaver's
+    /// window, once per reload.
     static func firstTimeOfNewEncoder(_ audio: AudioSettings, assembler: MediaPacketAssembler) -> Int64 {
         let frameMilliseconds = Int64((1024 * 1000 + audio.format.sampleRate - 1) / audio.format.sampleRate)
         // A millisecond more: the packet's time is rounded down from nanoseconds.
         return assembler.streamTime(ofCaptureTime: MonotonicTime.now().milliseconds) - frameMilliseconds - 1
     }
+
+    /// How far the interleaver lets one track run ahead of the other, stalled, in media time.
+    /// The camera stamps placeholders up to `placeholderBackfillMilliseconds` into the past when
+    /// it notices a loss late; with a shorter window the sound went out first and those pictures
+    /// were moved up onto it (a 300 ms window, the vivid VM's silent camera: a 212 ms hole, then
+    /// ten pictures 21 ms apart, the AAC frame's length). A quarter second more for encoding the
+    /// first of them. Only a stall waits this long: with both tracks flowing the announcements
+    /// release every packet as soon as the other track's time has passed it.
+    static let interleaverWindowMilliseconds = V4L2CaptureSource.placeholderBackfillMilliseconds + 250
 
     /// The stop summary's audio figures.
     static func audioSummary(_ audio: AudioStage, late: Int) -> Logger.Metadata {

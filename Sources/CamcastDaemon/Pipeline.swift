@@ -66,6 +66,7 @@ public struct Pipeline: Service {
             // the audio of their instant (PacketOrder; a reload to a lower sample rate raises it).
             interleaver = try settings.audio.map {
                 try PacketInterleaver(
+                    windowMilliseconds: Self.interleaverWindowMilliseconds,
                     presentationDelayMilliseconds: PacketInterleaver.presentationDelay(sampleRate: $0.format.sampleRate), deliver: fromInterleaver)
             }
         } catch {

@@ -60,8 +60,9 @@ extension V4L2CaptureLoop {
             return
         }
         let afterPlaceholders = bridgedSlots > 0 || fault != nil
-        let sequence = advanceSequence(past: buffer)
         var timestamp = timestamp(of: buffer)
+        if afterPlaceholders { fillSlots(before: timestamp) }
+        let sequence = advanceSequence(past: buffer)
         if afterPlaceholders, let lastTimestamp, timestamp <= lastTimestamp {
             // Placeholders are stamped on the frame clock up to now; a frame the driver stamped at
             // the start of its exposure can lie just behind the last one. Dropping it would drop

@@ -72,6 +72,20 @@ extension V4L2CaptureLoop {
         return 1 + placeholders.skipped
     }
 
+    /// The camera is back with a frame stamped `live`: the slots before it that no placeholder
+    /// filled yet go out first. The loop may wake a slot or more after the frame was taken (a slow
+    /// machine, a poll rounded up, a batch of buffers), and a driver may stamp a frame ahead of its
+    /// dequeue (vivid stamps the end of the frame's interval: 25 ms ahead in the VM), so the
+    /// slot before it may not be due by the clock yet; sending the live frame first would leave a
+    /// hole where the camera came back. Slots within half an interval of the live frame are its
+    /// own; at most one slot ahead of the clock goes out, whatever the driver's stamp says.
+    func fillSlots(before live: MonotonicTime) {
+        let beforeLive = MonotonicTime(nanoseconds: live.nanoseconds - min(live.nanoseconds, frameInterval / 2))
+        let limit = min(MonotonicTime.now().adding(nanoseconds: frameInterval), beforeLive)
+        // Counted as bridged: the driver's sequence gap over them is not a loss (`advanceSequence`).
+        while nextPlaceholder <= limit { bridgedSlots += sendDuePlaceholder(now: limit) }
+    }
+
     /// Frame slots no placeholder will fill: counted, and a gap in the sequence numbers, as a
     /// frame the driver dropped would be.
     private func skipSlots(_ count: Int) {

@@ -31,6 +31,11 @@ public final class V4L2CaptureSource: FrameSource {
         case running(thread: DedicatedThread, wake: WakeEvent)
     }
 
+    /// How far into the past a placeholder may be stamped when the loss of the camera is noticed
+    /// late (`PlaceholderSlots`): whatever orders the pictures with other tracks must wait at
+    /// least that long for them.
+    public static let placeholderBackfillMilliseconds = Int64(PlaceholderSlots.backfillLimitNanoseconds / 1_000_000)
+
     /// Checks the settings; nothing is opened until `start`.
     public init(settings: V4L2SourceSettings, logger: Logger) throws(CaptureError) {
         try settings.validate()

@@ -27,8 +27,6 @@ package final class PacketInterleaver: @unchecked Sendable {
     private var thread: DedicatedThread?
     private let deliver: @Sendable ([MediaPacket]) -> Void
 
-    package static let defaultWindowMilliseconds: Int64 = 300
-
     /// How far the AAC encoder's packets lag their first sample: three frames of 1024 samples (the
     /// frame's own length and libavcodec's two frames of delay), rounded up to whole milliseconds.
     package static func presentationDelay(sampleRate: Int) -> Int64 {
@@ -36,10 +34,10 @@ package final class PacketInterleaver: @unchecked Sendable {
     }
 
     /// Starts the delivering thread; `close` ends it. `deliver` is called on that thread only, with
-    /// the packets released since its last call, in order.
+    /// the packets released since its last call, in order. `windowMilliseconds` and
     /// `presentationDelayMilliseconds`: see `PacketOrder` (`presentationDelay(sampleRate:)`).
     package init(
-        windowMilliseconds: Int64 = PacketInterleaver.defaultWindowMilliseconds, presentationDelayMilliseconds: Int64 = 0,
+        windowMilliseconds: Int64, presentationDelayMilliseconds: Int64 = 0,
         deliver: @escaping @Sendable ([MediaPacket]) -> Void
     ) throws(ThreadStartError) {
         order = PacketOrder(windowMilliseconds: windowMilliseconds, presentationDelayMilliseconds: presentationDelayMilliseconds)

@@ -52,13 +52,16 @@ extension VividCaptureTests {
         for (previous, next) in zip(frames, frames.dropFirst()) {
             let delta = next.timestamp.nanoseconds(since: previous.timestamp)
             #expect(delta > 0, "timestamps must increase")
-            // Each frame slot between two frames is a sequence number the driver dropped (placeholders
-            // fill every slot of an outage from the last live frame on, however late it was noticed),
-            // so a gap may span as many intervals as the sequence moved, plus vivid's jitter under
-            // emulation (a beat up to 60 % late, captures90ContinuousFrames), whatever the VM's speed.
+            // Two frames lent from the driver's buffers carry its own stamps: how far apart vivid
+            // takes them under emulation is the VM's speed, not ours. Wherever a placeholder is
+            // involved the stamp is ours, and each frame slot between the two is one the sequence
+            // moved by: placeholders continue the clock from the last live frame exactly, and the
+            // slots before the camera's first frame back go out ahead of it, so no such gap is
+            // wider than its slots plus the half interval that is the live frame's own.
+            guard !(previous.isBorrowed && next.isBorrowed) else { continue }  // both the driver's
             let slots = Double(next.sequence - previous.sequence)
-            #expect(Double(delta) <= (slots + 0.6) * interval,
-                    "a \(Double(delta) / 1e6) ms hole at sequence \(previous.sequence) → \(next.sequence): not the driver's drops")
+            #expect(Double(delta) <= (slots + 0.5) * interval,
+                    "a \(Double(delta) / 1e6) ms hole at sequence \(previous.sequence) → \(next.sequence) (\(previous.state) → \(next.state)): not the driver's drops")
         }
         #expect(zip(frames, frames.dropFirst()).allSatisfy { $1.sequence > $0.sequence })
         // Placeholders follow the frame clock exactly: one interval apart.

@@ -87,7 +87,7 @@ struct AudioMuxingTests {
     @Test("interleaver: two threads' packets, paced like capture at 4× speed, come out in time order, all of them")
     func interleavesTwoThreads() async throws {
         let received = SharedLock<[MediaPacket]>([])
-        let interleaver = try PacketInterleaver { batch in received.withLock { $0.append(contentsOf: batch) } }
+        let interleaver = try PacketInterleaver(windowMilliseconds: 300) { batch in received.withLock { $0.append(contentsOf: batch) } }
         defer { interleaver.close() }
         let video = FrameStream(gop: 30)
         let start = ContinuousClock.now
@@ -126,7 +126,7 @@ struct AudioMuxingTests {
     @Test("interleaver: audio that arrives an AAC frame after its time is put in its place; nothing is moved")
     func lateAudioWithinTheWindowIsOrdered() throws {
         let received = SharedLock<[MediaPacket]>([])
-        let interleaver = try PacketInterleaver { batch in received.withLock { $0.append(contentsOf: batch) } }
+        let interleaver = try PacketInterleaver(windowMilliseconds: 300) { batch in received.withLock { $0.append(contentsOf: batch) } }
         defer { interleaver.close() }
         let video = FrameStream(gop: 30)
         var arrivals = (0..<90).map { (at: Int64($0) * 33, packet: video.packet($0)) }

@@ -59,7 +59,7 @@ import TestSupport
     @Test("the outputs are called on the interleaver's own thread, not on a track's")
     func deliversOnItsOwnThread() throws {
         let threads = SharedLock<[pthread_t]>([])
-        let interleaver = try PacketInterleaver { batch in threads.withLock { $0 += batch.map { _ in pthread_self() } } }
+        let interleaver = try PacketInterleaver(windowMilliseconds: 300) { batch in threads.withLock { $0 += batch.map { _ in pthread_self() } } }
         defer { interleaver.close() }
         let pusher = pthread_self()
         let video = FrameStream(gop: 30)
