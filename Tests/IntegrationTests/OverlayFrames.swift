@@ -14,23 +14,50 @@ struct OverlayFrames {
     /// Decodes frames `indices` (ascending) of `file`.
     init(_ file: URL, indices: [Int], width: Int, height: Int) throws {
         let select = indices.map { "eq(n\\,\($0))" }.joined(separator: "+")
+        let decoded = try Self.decode(file, filter: "select='\(select)',showinfo", width: width, height: height)
+        guard decoded.pictures.count == indices.count else {
+            throw HarnessError("ffmpeg gave \(decoded.pictures.count) of the \(indices.count) frames asked of \(file.path)")
+        }
+        (self.width, self.height, pictures, seconds) = (width, height, decoded.pictures, decoded.seconds)
+    }
+
+    /// Decodes, for each of `times` (ascending, seconds after the first frame), the first frame at
+    /// or after it (half a frame early counts): the same instants of a recording however many
+    /// frames a loaded machine's source skipped before them.
+    init(_ file: URL, atSeconds times: [Double], frameRate: Double, width: Int, height: Int) throws {
+        let decoded = try Self.decode(file, filter: "showinfo", width: width, height: height)
+        guard let origin = decoded.seconds.first, decoded.seconds.count == decoded.pictures.count else {
+            throw HarnessError("ffmpeg gave \(decoded.pictures.count) pictures and \(decoded.seconds.count) times for \(file.path)")
+        }
+        let picked = try times.map { time in
+            guard let index = decoded.seconds.firstIndex(where: { $0 - origin >= time - 0.5 / frameRate }) else {
+                throw HarnessError("\(file.path) ends at \(decoded.seconds.last! - origin) s, before \(time) s")
+            }
+            return index
+        }
+        (self.width, self.height) = (width, height)
+        pictures = picked.map { decoded.pictures[$0] }
+        seconds = picked.map { decoded.seconds[$0] }
+    }
+
+    /// The pictures `filter` (ending in showinfo) lets through, and their presentation times.
+    private static func decode(_ file: URL, filter: String, width: Int, height: Int) throws -> (pictures: [[UInt8]], seconds: [Double]) {
         let result = try FFmpegTools.result(
             "ffmpeg",
-            ["-nostdin", "-hide_banner", "-i", file.path, "-vf", "select='\(select)',showinfo", "-fps_mode", "passthrough",
+            ["-nostdin", "-hide_banner", "-i", file.path, "-vf", filter, "-fps_mode", "passthrough",
              "-f", "rawvideo", "-pix_fmt", "gray", "-"])
         guard result.status == 0 else { throw HarnessError("ffmpeg could not decode \(file.path): \(result.stderr)") }
         let size = width * height
         let bytes = [UInt8](result.stdoutData)
-        guard bytes.count == size * indices.count else {
-            throw HarnessError("ffmpeg gave \(bytes.count) bytes for \(indices.count) frames of \(width)x\(height)")
+        guard bytes.count % size == 0 else {
+            throw HarnessError("ffmpeg gave \(bytes.count) bytes, not whole frames of \(width)x\(height)")
         }
-        self.width = width
-        self.height = height
-        pictures = indices.indices.map { Array(bytes[($0 * size)..<(($0 + 1) * size)]) }
-        seconds = result.stderr.split(separator: "\n").compactMap { line -> Double? in
+        let pictures = (0..<(bytes.count / size)).map { Array(bytes[($0 * size)..<(($0 + 1) * size)]) }
+        let seconds = result.stderr.split(separator: "\n").compactMap { line -> Double? in
             guard line.contains("Parsed_showinfo"), let range = line.range(of: "pts_time:") else { return nil }
             return Double(line[range.upperBound...].prefix { !$0.isWhitespace })
         }
+        return (pictures, seconds)
     }
 
     /// The smallest rectangle holding every pixel of `region` where the two pictures differ by more

@@ -9,8 +9,9 @@ import Testing
 struct OverlayStreamTests {
     static let cameraName = "FrontDoor Cam 7"
     static let (width, height) = (640, 360)
-    /// Frames 2 s apart, and the first, whose time is the stream's start.
-    static let frames = [0, 20, 80, 140]
+    /// Instants 2 s apart, and the first frame's, whose time is the stream's start (seconds after
+    /// it: frames 0, 20, 80 and 140 at 30 fps, wherever a loaded machine's source skipped some).
+    static let frames = [0.0, 20.0 / 30, 80.0 / 30, 140.0 / 30]
 
     /// Six seconds of a still grey grid: the same picture in every frame, so the two runs' frames
     /// compare pixel by pixel even if a loaded machine skips a different frame in each.
@@ -88,8 +89,8 @@ struct OverlayStreamTests {
         try server.stop()  // nginx closes the recordings
         let captured = try #require(firstCapture)
         print("overlay clock: first capture between launch and +\(Int(captured.upperBound.timeIntervalSince(captured.lowerBound) * 1000)) ms")
-        let drawn = try OverlayFrames(server.recording("withoverlay"), indices: Self.frames, width: Self.width, height: Self.height)
-        let plain = try OverlayFrames(server.recording("plain"), indices: Self.frames, width: Self.width, height: Self.height)
+        let drawn = try OverlayFrames(server.recording("withoverlay"), atSeconds: Self.frames, frameRate: 30, width: Self.width, height: Self.height)
+        let plain = try OverlayFrames(server.recording("plain"), atSeconds: Self.frames, frameRate: 30, width: Self.width, height: Self.height)
         try #require(drawn.seconds.count == Self.frames.count, "showinfo times: \(drawn.seconds)")
 
         var clockReadings: [Int] = []
@@ -97,10 +98,10 @@ struct OverlayStreamTests {
             let (a, b) = (drawn.pictures[index], plain.pictures[index])
             let clockBox = try #require(
                 OverlayFrames.changedBox(a, b, width: Self.width, within: (0..<(Self.width / 2), (Self.height / 2)..<Self.height)),
-                "no clock drawn in frame \(Self.frames[index])")
+                "no clock drawn at \(Self.frames[index]) s")
             let nameBox = try #require(
                 OverlayFrames.changedBox(a, b, width: Self.width, within: ((Self.width / 2)..<Self.width, 0..<(Self.height / 2))),
-                "no name drawn in frame \(Self.frames[index])")
+                "no name drawn at \(Self.frames[index]) s")
             // Placed where the config says: 16 pixels in from their corners.
             #expect(abs(clockBox.x.lowerBound - 16) <= 2 && abs(Self.height - clockBox.y.upperBound - 16) <= 2, "clock box \(clockBox)")
             #expect(abs(Self.width - nameBox.x.upperBound - 16) <= 2 && abs(nameBox.y.lowerBound - 16) <= 2, "name box \(nameBox)")
@@ -108,14 +109,14 @@ struct OverlayStreamTests {
             // Outside the boxes (grown by a block's width for the encoder's blur), the same picture.
             let grown = [clockBox, nameBox].map { OverlayFrames.grown($0, by: 8, width: Self.width, height: Self.height) }
             let outside = OverlayFrames.differenceOutside(grown, a, b, width: Self.width)
-            #expect(outside.mean < 1.5 && outside.large < 0.002, "frame \(Self.frames[index]) outside the text: \(outside)")
+            #expect(outside.mean < 1.5 && outside.large < 0.002, "at \(Self.frames[index]) s, outside the text: \(outside)")
 
             let name = try OverlayFrames.read(a, width: Self.width, box: nameBox, in: dir, name: "name\(index)")
             #expect(name == Self.cameraName)
 
             let clock = try OverlayFrames.read(a, width: Self.width, box: clockBox, in: dir, name: "clock\(index)")
             let parts = clock.split(separator: ":").compactMap { Int($0) }
-            try #require(parts.count == 3, "tesseract read \(clock.debugDescription) in frame \(Self.frames[index])")
+            try #require(parts.count == 3, "tesseract read \(clock.debugDescription) at \(Self.frames[index]) s")
             let read = parts[0] * 3600 + parts[1] * 60 + parts[2]
             // The frame's wall-clock time is the first frame's capture plus its stream time (the
             // recording's first frame is the first captured: a file source's first frame is a
@@ -127,7 +128,7 @@ struct OverlayStreamTests {
             let earliest = Self.secondOfDay(captured.lowerBound.addingTimeInterval(streamTime - 0.01))
             let latest = Self.secondOfDay(captured.upperBound.addingTimeInterval(streamTime + 0.01))
             let window = earliest <= latest ? Array(earliest...latest) : Array(earliest..<86_400) + Array(0...latest)  // midnight
-            #expect(window.contains(read), "frame \(Self.frames[index]) reads \(clock), expected a second of the day in \(earliest)...\(latest)")
+            #expect(window.contains(read), "at \(Self.frames[index]) s the clock reads \(clock), expected a second of the day in \(earliest)...\(latest)")
             clockReadings.append(read)
         }
         // Frames two seconds apart show different times.
