@@ -4,6 +4,13 @@ import Media
 import Telemetry
 
 extension Pipeline {
+    /// The stop summary's `media_ms`: from the first frame's capture instant (ns, 0: none came) to
+    /// the last frame handed on (ms).
+    static func mediaMilliseconds(first: UInt64, lastMilliseconds: Int64) -> Int64 {
+        guard first > 0 else { return 0 }
+        return max(0, lastMilliseconds - MonotonicTime(nanoseconds: first).milliseconds)
+    }
+
     /// One output in the stop summary: `rtmp-1 stopped, 1234567 B, 3 attempts (2 failed)`.
     static func summary(_ output: OutputReading) -> String {
         var text = "\(output.name) \(output.phase.rawValue), \(output.sentBytes) B"

@@ -161,9 +161,9 @@ public struct Pipeline: Service {
         let wallClockLogged = Atomic<Bool>(false)
         let deliver: @Sendable (VideoFrame) -> Void = { frame in
             stall?.waitWhileStalled()
+            let (set, earlier) = firstFrame.compareExchange(expected: 0, desired: frame.timestamp.nanoseconds, ordering: .relaxed)
+            let first = set ? frame.timestamp : MonotonicTime(nanoseconds: earlier)
             if let duration {
-                let (set, earlier) = firstFrame.compareExchange(expected: 0, desired: frame.timestamp.nanoseconds, ordering: .relaxed)
-                let first = set ? frame.timestamp : MonotonicTime(nanoseconds: earlier)
                 guard frame.timestamp.nanoseconds(since: first) < duration else {
                     stop.fire(.durationElapsed)
                     return
@@ -258,6 +258,9 @@ public struct Pipeline: Service {
             "stopped",
             metadata: [
                 "reason": "\(reason)", "frames": "\(counters.framesEncoded.load(ordering: .relaxed))",
+                // The media time the run covered, first frame to last: its frame slots are this
+                // over the interval, plus one, each encoded, skipped or dropped by the driver.
+                "media_ms": "\(Self.mediaMilliseconds(first: firstFrame.load(ordering: .relaxed), lastMilliseconds: lastFrameHandedOn.load(ordering: .relaxed)))",
                 "skipped": "\(finalSource?.skippedFrames ?? 0)",
                 "driver_dropped": "\(finalSource?.driverDroppedFrames ?? 0)", "bad_frames": "\(finalSource?.badFrames ?? 0)",
                 "dropped": "\(delivery.droppedFrames)",

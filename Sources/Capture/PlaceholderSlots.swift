@@ -32,11 +32,15 @@ struct PlaceholderSlots {
 
     /// Past slots given up on since the last `take` (or the start), for the caller's counters.
     private(set) var skipped: Int
+    /// How far behind the frame clock the loop was when it gave them up (ns; 0 when none were):
+    /// what the operator's log explains the skip with.
+    private(set) var skippedBehindNanoseconds: Int64 = 0
 
     /// The slot a placeholder is sent for now, or nil if the next one is still to come. Moves on by
     /// one slot; past slots beyond the backfill limit are skipped first (`skipped`).
     mutating func take(now: MonotonicTime) -> MonotonicTime? {
         skipped = 0
+        skippedBehindNanoseconds = 0
         skipUnfillable(now: now)
         guard next <= now else { return nil }
         defer { next = next.adding(nanoseconds: frameInterval) }
@@ -48,6 +52,7 @@ struct PlaceholderSlots {
         guard behind > Int64(Self.backfillLimitNanoseconds) else { return }
         let count = (UInt64(behind) - Self.backfillLimitNanoseconds + frameInterval - 1) / frameInterval
         skipped += Int(count)
+        skippedBehindNanoseconds = behind
         next = next.adding(nanoseconds: count * frameInterval)
     }
 }

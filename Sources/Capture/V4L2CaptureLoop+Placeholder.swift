@@ -44,7 +44,7 @@ extension V4L2CaptureLoop {
     @discardableResult
     func startPlaceholderClock(now: MonotonicTime) -> Int {
         placeholders = PlaceholderSlots(after: lastTimestamp, now: now, frameInterval: frameInterval)
-        skipSlots(placeholders.skipped)
+        skipUnfilledSlots()
         return placeholders.skipped
     }
 
@@ -67,7 +67,7 @@ extension V4L2CaptureLoop {
     @discardableResult
     func sendDuePlaceholder(now: MonotonicTime) -> Int {
         guard let due = placeholders.take(now: now) else { return 0 }
-        skipSlots(placeholders.skipped)
+        skipUnfilledSlots()
         sendPlaceholder(at: due)
         return 1 + placeholders.skipped
     }
@@ -86,12 +86,21 @@ extension V4L2CaptureLoop {
         while nextPlaceholder <= limit { bridgedSlots += sendDuePlaceholder(now: limit) }
     }
 
-    /// Frame slots no placeholder will fill: counted, and a gap in the sequence numbers, as a
-    /// frame the driver dropped would be.
-    private func skipSlots(_ count: Int) {
+    /// Frame slots no placeholder will fill (further back than the backfill limit): counted, and a
+    /// gap in the sequence numbers, as a frame the driver dropped would be. Logged with how far
+    /// behind the loop was, so a rising `skipped` counter has its reason in the log: a machine too
+    /// slow or too loaded to notice the loss or to send placeholders within a second.
+    private func skipUnfilledSlots() {
+        let count = placeholders.skipped
         guard count > 0 else { return }
         counters.skipped.add(count, ordering: .relaxed)
         nextSequence += UInt64(count)
+        logger.notice(
+            "frame slots skipped: placeholders fill at most \(PlaceholderSlots.backfillLimitNanoseconds / 1_000_000) ms behind the frame clock",
+            metadata: [
+                "device": "\(settings.devicePath)", "slots": "\(count)",
+                "behind_ms": "\(placeholders.skippedBehindNanoseconds / 1_000_000)",
+            ])
     }
 
     /// Copies the frame in the held buffer, the one copy a fault or a silence costs. The buffer

@@ -49,6 +49,8 @@ import Testing
         let last = Self.at(0)
         var slots = PlaceholderSlots(after: last, now: Self.at(3000), frameInterval: Self.interval)
         let skipped = slots.skipped
+        // Behind the first unfilled slot, the one after the last frame sent: the lag the skip is logged with.
+        #expect(slots.skippedBehindNanoseconds == Self.at(3000).nanoseconds(since: last) - Int64(Self.interval))
         let sent = Self.drain(&slots, now: Self.at(3000))
         #expect(skipped + sent.count == 90, "\(skipped) skipped + \(sent.count) sent for 3 s at 30 fps")
         let limit = Int(PlaceholderSlots.backfillLimitNanoseconds / Self.interval)
@@ -64,8 +66,10 @@ import Testing
         #expect(slots.skipped == 0)
         #expect(slots.take(now: Self.at(2040)) != nil)
         #expect(slots.skipped > 0)
+        #expect(slots.skippedBehindNanoseconds > Int64(PlaceholderSlots.backfillLimitNanoseconds))
         let firstSkip = slots.skipped
         #expect(slots.take(now: Self.at(2040)) != nil)
         #expect(slots.skipped == 0, "skipped slots were reported once (\(firstSkip))")
+        #expect(slots.skippedBehindNanoseconds == 0)
     }
 }

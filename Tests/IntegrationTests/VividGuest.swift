@@ -39,6 +39,11 @@ struct VividGuest {
     struct Event {
         var afterStreamingSeconds: Double
         var command: String
+        /// Ends the run (SIGINT, camcast's graceful stop) this long after camcast logs the camera
+        /// back, instead of at its `--duration` (then only the limit for a camera that never
+        /// returns): a starved guest may take seconds to start the command, and a run of fixed
+        /// media length ended before the camera was back.
+        var stopSecondsAfterReturn: Double? = nil
     }
 
     /// Stands for the run's scratch directory in `arguments`, `files` and the event's command.
@@ -58,21 +63,34 @@ struct VividGuest {
             try inDirectory(text).write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
         }
         let arguments = arguments.map(inDirectory)
-        let event = event.map { Event(afterStreamingSeconds: $0.afterStreamingSeconds, command: inDirectory($0.command)) }
+        let event = event.map { event in
+            var event = event
+            event.command = inDirectory(event.command)
+            return event
+        }
         let log = dir.appendingPathComponent("camcast.log").path
         let status = dir.appendingPathComponent("camcast.status").path
         let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(quoted($0.value))" }
         let camcast = (assignments + [quoted(Project.camcastBinary.path)] + arguments.map(quoted)).joined(separator: " ")
         var script = ""
+        let pid = dir.appendingPathComponent("camcast.pid").path
         if let event {
+            var steps = ["sleep \(event.afterStreamingSeconds)", event.command]
+            if let seconds = event.stopSecondsAfterReturn {
+                steps += [
+                    "until grep -q 'camera back;' \(quoted(log)) 2>/dev/null || [ -e \(quoted(status)) ]; do sleep 0.1; done",
+                    "[ -e \(quoted(status)) ] || { sleep \(seconds); kill -INT \"$(cat \(quoted(pid)))\"; }",
+                ]
+            }
             script += """
                 ( until grep -q ' streaming ' \(quoted(log)) 2>/dev/null || [ -e \(quoted(status)) ]; do sleep 0.1; done
-                  [ -e \(quoted(status)) ] || { sleep \(event.afterStreamingSeconds); \(event.command); } ) &
+                  [ -e \(quoted(status)) ] || { \(steps.joined(separator: "; ")); } ) &
 
                 """
         }
         script += """
-            \(camcast) 2> \(quoted(log)); echo $? > \(quoted(status))
+            \(camcast) 2> \(quoted(log)) & echo $! > \(quoted(pid))
+            wait $!; echo $? > \(quoted(status))
             wait
             """
         let vm: ProcessResult
