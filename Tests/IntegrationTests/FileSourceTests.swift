@@ -42,7 +42,10 @@ struct FileSourceTests {
             // Flat out nothing is skipped; in real time a busy machine may skip a frame, as a camera would.
             #expect(video.decodedFrames == 30)
         } else {
-            #expect((25...30).contains(video.decodedFrames), "\(video.decodedFrames) frames")
+            // Paced, each of the clip's 30 frames is encoded or skipped at the source (counted).
+            let encoded = try #require(CamcastLog.stopCount("frames", in: result.stderr), "no stop summary\n\(result.stderr)")
+            let skipped = try #require(CamcastLog.stopCount("skipped", in: result.stderr))
+            #expect(video.decodedFrames == encoded && encoded + skipped == 30, "\(video.decodedFrames) decoded, \(encoded) encoded, \(skipped) skipped of 30")
         }
         let gaps = zip(video.packets, video.packets.dropFirst()).map { $1.dtsMilliseconds - $0.dtsMilliseconds }
         // Even flat out, stamps are one frame interval apart (a skipped frame leaves a multiple of it).
