@@ -119,7 +119,6 @@ struct RecordingTests {
         _ = try camcast.wait(timeout: 10)
         let probe = try RecordingProbe.probe(segment)
         #expect(try ProbedVideo.decodeErrors(segment) == "")
-        #expect(probe.decodedFrames >= 80, "\(probe.decodedFrames) frames")
         #expect(probe.decodedFrames == probe.videoPackets.count)
         // Whole fragments only: the last keyframe interval is complete, the file ends in the last
         // frame interval before the next keyframe was due (a loaded machine may skip a frame at
