@@ -32,8 +32,10 @@ extension V4L2CaptureLoop {
             // Frames keep coming from an input without signal, and are dropped: placeholders go
             // out on their own clock meanwhile, every slot due by now (those the loss took to
             // notice too), and no more: a consumer slower than the clock must not keep us here.
+            // Counted as bridged: frames the driver drops after the last refused one (a starved
+            // machine, the moment the signal returns) are slots these filled, not losses.
             let now = MonotonicTime.now()
-            while fault != nil, now >= nextPlaceholder { sendDuePlaceholder(now: now) }
+            while fault != nil, now >= nextPlaceholder { bridgedSlots += sendDuePlaceholder(now: now) }
             // Readable or in error, yet nothing to dequeue: vb2 says the queue is broken.
             if !dequeuedAny && reportsError {
                 enterFault(.failing("the device reported an error while streaming"))

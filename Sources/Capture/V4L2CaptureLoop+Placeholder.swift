@@ -87,20 +87,22 @@ extension V4L2CaptureLoop {
     }
 
     /// Frame slots no placeholder will fill (further back than the backfill limit): counted, and a
-    /// gap in the sequence numbers, as a frame the driver dropped would be. Logged with how far
-    /// behind the loop was, so a rising `skipped` counter has its reason in the log: a machine too
-    /// slow or too loaded to notice the loss or to send placeholders within a second.
+    /// gap in the sequence numbers, as a frame the driver dropped would be. Noticed in the log with
+    /// how far behind the loop was (`SkippedSlotsNotice` paces it), so a rising `skipped` counter
+    /// has its reason there: a machine too slow or too loaded to notice the loss or to send
+    /// placeholders within a second.
     private func skipUnfilledSlots() {
         let count = placeholders.skipped
         guard count > 0 else { return }
         counters.skipped.add(count, ordering: .relaxed)
         nextSequence += UInt64(count)
+        if let due = skipNotice.skipped(count, behind: placeholders.skippedBehindNanoseconds, now: .now()) { logSkipped(due) }
+    }
+
+    func logSkipped(_ due: SkippedSlotsNotice.Due) {
         logger.notice(
             "frame slots skipped: placeholders fill at most \(PlaceholderSlots.backfillLimitNanoseconds / 1_000_000) ms behind the frame clock",
-            metadata: [
-                "device": "\(settings.devicePath)", "slots": "\(count)",
-                "behind_ms": "\(placeholders.skippedBehindNanoseconds / 1_000_000)",
-            ])
+            metadata: ["device": "\(settings.devicePath)", "slots": "\(due.slots)", "behind_ms": "\(due.behindNanoseconds / 1_000_000)"])
     }
 
     /// Copies the frame in the held buffer, the one copy a fault or a silence costs. The buffer

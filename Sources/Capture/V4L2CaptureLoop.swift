@@ -52,6 +52,7 @@ final class V4L2CaptureLoop {
     var signalProblem: String?
     var nextSignalCheck = MonotonicTime(nanoseconds: 0)
     var warnedAboutClock = false
+    var skipNotice = SkippedSlotsNotice()
     /// The slate, kept while the layout stays the same.
     var slate: VideoFrame?
 
@@ -108,6 +109,7 @@ final class V4L2CaptureLoop {
                 ridePlaceholder()
             }
         }
+        if let due = skipNotice.flush() { logSkipped(due) }
         held = nil
         stream = nil
     }
