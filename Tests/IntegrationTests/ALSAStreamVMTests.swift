@@ -102,13 +102,10 @@ struct ALSAStreamVMTests {
     /// Seconds from the first frame's capture (its `wall_clock_unix_ms`) to the log line
     /// containing `text` (its ISO 8601 time, milliseconds).
     static func streamSeconds(of text: String, in log: String) -> Double? {
-        let lines = log.split(separator: "\n")
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let lines = log.split(separator: "\n").map(String.init)
         guard let first = lines.first(where: { $0.contains("first frame captured") }),
-            let wall = CamcastLog.value("wall_clock_unix_ms", in: String(first)).flatMap(Double.init),
-            let line = lines.first(where: { $0.contains(text) }), let stamp = line.split(separator: " ").first,
-            let date = formatter.date(from: String(stamp))
+            let wall = CamcastLog.value("wall_clock_unix_ms", in: first).flatMap(Double.init),
+            let date = lines.first(where: { $0.contains(text) }).flatMap(CamcastLog.time(of:))
         else { return nil }
         return date.timeIntervalSince1970 - wall / 1000
     }
