@@ -103,33 +103,34 @@ struct RecordingTests {
         #expect(frames == reference, "segments hold \(frames) frames, the raw stream \(reference)")
     }
 
+    /// Killed in the middle of a segment, the file holds whole fragments only: every keyframe
+    /// interval in it complete. Fed a looping clip at `--pace fast` (the encoder's speed, never a
+    /// skipped slot), each interval is exactly 30 pictures (1 s at 30 fps), the last one too, on
+    /// any machine; a live source would skip slots under load, and a short last interval could be
+    /// either a cut fragment or a loaded machine.
     @Test func killNineMidSegmentLeavesAFileThatPlaysToItsLastFragment() throws {
         let dir = try Project.scratchDirectory("record-kill")
-        let config = try Self.config(dir, "    segment_seconds: 60")
+        let clip = try FileSourceTests.clip(in: dir)
+        let config = try Self.config(dir, "    segment_seconds: 600")
         let camcast = try Daemon.start(
-            ["run", "--config", config.path, "--source", "testpattern", "--size", "320x240", "--fps", "30",
+            ["run", "--config", config.path, "--source", clip.path, "--pace", "fast",
              "--keyint-seconds", "1", "--bitrate", "500"])
         defer { camcast.signal(SIGKILL) }
         #expect(Daemon.waitForLog(camcast, "recording segment", timeout: 30), "\(camcast.stderrSoFar)")
         let segment = try #require(RecordingProbe.segments(in: dir.appendingPathComponent("rec")).first)
-        // Three fragments on the disk (about 62 kB a second), then the middle of the fourth.
+        // Three fragments on the disk (about 62 kB a second of media), and more on their way.
         #expect(RecordingProbe.waitUntil(timeout: 30) { RecordingProbe.size(segment) > 180_000 })
-        usleep(500_000)
         camcast.signal(SIGKILL)
         _ = try camcast.wait(timeout: 10)
         let probe = try RecordingProbe.probe(segment)
         #expect(try ProbedVideo.decodeErrors(segment) == "")
         #expect(probe.decodedFrames == probe.videoPackets.count)
-        // Whole fragments only: the last keyframe interval is complete, the file ends in the last
-        // frame interval before the next keyframe was due (a loaded machine may skip a frame at
-        // the source, so intervals are counted in time, not in frames).
-        let keyframes = probe.videoPackets.filter(\.isKeyframe).map(\.dtsSeconds)
-        let last = try #require(probe.videoPackets.last?.dtsSeconds)
-        #expect(keyframes.count >= 3)
-        if keyframes.count >= 2, let lastKeyframe = keyframes.last {
-            let interval = keyframes[1] - keyframes[0]
-            #expect(last >= lastKeyframe + interval - 0.1, "ends at \(last) s; keyframes at \(keyframes)")
-        }
+        let keyframes = probe.videoPackets.indices.filter { probe.videoPackets[$0].isKeyframe }
+        let intervals = zip(keyframes, keyframes.dropFirst() + [probe.videoPackets.count]).map { $1 - $0 }
+        #expect(keyframes.first == 0 && intervals.count >= 3, "keyframes at pictures \(keyframes)")
+        #expect(intervals.allSatisfy { $0 == 30 }, "pictures per keyframe interval, the last the file ends in: \(intervals)")
+        // Cut in the middle: the segment was not closed (600 s of media were not reached).
+        #expect((probe.videoPackets.last?.dtsSeconds ?? 600) < 590, "the segment ended before the kill")
     }
 
     @Test func retentionDeletesTheOldestOfItsOwnFilesOnly() throws {
