@@ -21,6 +21,8 @@ extension AdaptiveBitrateController {
         /// A rate counts once the link was busy this long (a shorter stretch would read a few
         /// packets let through by a token bucket's burst as speed).
         static let minimumBusyNanoseconds: UInt64 = 700_000_000
+        /// What is in flight is compared with what the link delivered over this span.
+        static let flightNanoseconds: UInt64 = 1_000_000_000
         /// The idle share is judged over this span.
         static let idleSpanNanoseconds: UInt64 = 6_000_000_000
 
@@ -31,8 +33,27 @@ extension AdaptiveBitrateController {
             self.connection = connection
         }
 
-        mutating func append(at now: UInt64, _ link: LinkSample) {
-            samples.append(Sample(at: now, bytesAcked: link.bytesAcked, busy: link.unsentBytes > 0, idle: link.isIdle))
+        /// The bytes acknowledged over the second before `now`; nil until the history spans it.
+        func lastSecondBytes(_ link: LinkSample, at now: UInt64) -> UInt64? {
+            guard now >= Self.flightNanoseconds,
+                let reference = samples.last(where: { $0.at <= now - Self.flightNanoseconds }), link.bytesAcked >= reference.bytesAcked
+            else { return nil }
+            return link.bytesAcked - reference.bytesAcked
+        }
+
+        /// More is in flight than the link delivered over the last second: TCP sends faster than
+        /// the link carries, and what it loses there waits to be sent again. A link that keeps
+        /// up holds its round trip's worth in flight (settled on tc-tbf at 400 kbit/s: up to
+        /// 29 kB against 45 kB a second; right after the throttle began, 130–240 kB against
+        /// 20–35 kB).
+        func flightOverfills(_ link: LinkSample, at now: UInt64) -> Bool {
+            guard link.inFlightBytes > 0, let delivered = lastSecondBytes(link, at: now) else { return false }
+            return UInt64(link.inFlightBytes) > delivered
+        }
+
+        /// `overfilled`: `flightOverfills` said so for this sample; the link sets the pace then too.
+        mutating func append(at now: UInt64, _ link: LinkSample, overfilled: Bool = false) {
+            samples.append(Sample(at: now, bytesAcked: link.bytesAcked, busy: link.unsentBytes > 0 || overfilled, idle: link.isIdle))
             while samples.count > 1, now - samples[1].at >= Self.historyNanoseconds {
                 samples.removeFirst()
             }
@@ -47,7 +68,12 @@ extension AdaptiveBitrateController {
             return (span, busyKbps(since: recent) ?? span)
         }
 
-        private func busyKbps(since start: UInt64) -> Int? {
+        /// What the link carried over the busy time so far, however short (nil if none): a
+        /// link that has just become congested, read before `minimumBusyNanoseconds` (see
+        /// `AdaptiveBitrateController.lowerEarly`).
+        var earlyKbps: Int? { busyKbps(since: 0, minimum: 1) }
+
+        private func busyKbps(since start: UInt64, minimum: UInt64 = Self.minimumBusyNanoseconds) -> Int? {
             var bytes: UInt64 = 0
             var nanoseconds: UInt64 = 0
             for (earlier, later) in zip(samples, samples.dropFirst())
@@ -55,7 +81,7 @@ extension AdaptiveBitrateController {
                 bytes += later.bytesAcked - earlier.bytesAcked
                 nanoseconds += later.at - earlier.at
             }
-            guard nanoseconds >= Self.minimumBusyNanoseconds else { return nil }
+            guard nanoseconds >= minimum else { return nil }
             // bits per millisecond = kbit/s
             return Int(bytes * 8 * 1_000_000 / nanoseconds)
         }

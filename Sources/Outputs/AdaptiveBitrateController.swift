@@ -6,6 +6,13 @@
 ///   delivered over its busy time in the last ten seconds (see `LinkHistory`), so one bad second
 ///   does not send it to the floor. Another lowering needs a queue that still grows (one that
 ///   drains after a lowering, or after a second of loss recovery, is left to drain).
+/// - In flight: more bytes in flight than the link delivered over the last second (see
+///   `LinkHistory.flightOverfills`) count as waiting media too, and the link as busy: a link that
+///   has just become slower takes a second's worth into TCP's flight before anything stays
+///   unsent, and what it loses there must be sent again before anything newer.
+/// - Early: congestion found before the link was busy long enough to be measured lowers at once
+///   to `headroomPercent` of what it carried over its busy time so far. The first full measurement then replaces that reading (lowering again if it is
+///   lower); a queue that drains before it comes leaves nothing known, and the bitrate climbs.
 /// - Remembering: that rate, followed while the queue drains, is the link's known rate R. Once
 ///   the queue has drained, the bitrate goes straight back to the safe level (`headroomPercent`
 ///   of R) if it was lower. Above it, it probes only after `probeAfterNanoseconds` of calm, by one
@@ -105,6 +112,8 @@ package struct AdaptiveBitrateController: Sendable {
     private var probeStart: UInt64?
     /// Lowered since the queue last drained: another lowering then needs a growing queue.
     private var loweredSinceCalm = false
+    /// `knownLinkKbps` is an early reading (see `lowerEarly`), to be replaced by a full one.
+    private var knownIsEarly = false
     private var congestedSince: UInt64?
     /// The most media waiting at each sample of the last `growthNanoseconds` (and one before).
     private var waitingLog: [(at: UInt64, milliseconds: Int64)] = []
@@ -128,6 +137,7 @@ package struct AdaptiveBitrateController: Sendable {
         let present = Set(observations.map(\.id))
         histories = histories.filter { present.contains($0.key) }
         var slowest: (name: String, kbps: (span: Int, latest: Int), waiting: Int64)?
+        var earliest: (name: String, kbps: Int)?
         var congested = false
         var mostWaiting: Int64 = 0
         var idleShares: [Double?] = []
@@ -140,15 +150,20 @@ package struct AdaptiveBitrateController: Sendable {
             if history.connection != link.connection || (history.samples.last?.bytesAcked ?? 0) > link.bytesAcked {
                 history = LinkHistory(connection: link.connection)
             }
-            history.append(at: now, link)
+            let overfilled = history.flightOverfills(link, at: now)
+            history.append(at: now, link, overfilled: overfilled)
             histories[observation.id] = history
             idleShares.append(history.idleShare)
-            let waiting = waitingMilliseconds(link)
+            // An overfilled flight waits too: it must reach the server before anything newer.
+            let waiting = max(waitingMilliseconds(link), overfilled ? Int64(link.inFlightBytes) * 8 / Int64(currentKbps) : 0)
             mostWaiting = max(mostWaiting, waiting)
             guard waiting >= Self.triggerMilliseconds else { continue }
             congested = true
             if let kbps = history.deliveryKbps, kbps.span < slowest?.kbps.span ?? .max {
                 slowest = (observation.name, kbps, waiting)
+            }
+            if let kbps = history.earlyKbps, kbps < earliest?.kbps ?? .max {
+                earliest = (observation.name, kbps)
             }
         }
 
@@ -159,7 +174,8 @@ package struct AdaptiveBitrateController: Sendable {
             calmSince = nil
             let probing = probeStart != nil
             probeStart = nil
-            guard let slowest else { return nil }
+            guard let slowest else { return earliest.flatMap { lowerEarly(to: $0, at: now) } }
+            if knownIsEarly { return replaceEarlyReading(with: slowest, at: now) }
             // Draining after a lowering, the link shows what it carries once TCP has recovered
             // from the losses that made it slow: the known rate follows it up.
             if loweredSinceCalm, let known = knownLinkKbps { knownLinkKbps = max(known, slowest.kbps.span) }
@@ -171,6 +187,11 @@ package struct AdaptiveBitrateController: Sendable {
         } else if calmSince == nil {
             calmSince = now
             loweredSinceCalm = false
+            if knownIsEarly {
+                // Drained before the link could be measured: nothing is known about it.
+                knownIsEarly = false
+                knownLinkKbps = nil
+            }
         }
         let idle = !idleShares.isEmpty && idleShares.allSatisfy { ($0 ?? 0) >= Self.roomIdleShare }
         return climb(at: now, linkIdles: idle)
@@ -208,6 +229,41 @@ package struct AdaptiveBitrateController: Sendable {
         lastChange = now
         loweredSinceCalm = true
         return .lowered(from: from, to: target, output: slowest.name, sendKbps: linkKbps)
+    }
+
+    /// Congested, and no output was busy long enough to be measured: once per congestion, down
+    /// to `headroomPercent` of what the slowest carried over its busy time so far. On tc-tbf at
+    /// 400 kbit/s (1200 configured) the measurement took a second after the queue formed; in that
+    /// second TCP put 200 kB in flight, mostly lost, and the queue overflowed 5 s later while TCP
+    /// was still sending those again (issue 41).
+    private mutating func lowerEarly(to earliest: (name: String, kbps: Int), at now: UInt64) -> Change? {
+        guard !loweredSinceCalm else { return nil }
+        let target = safeKbps(earliest.kbps)
+        guard target < currentKbps else { return nil }
+        let from = currentKbps
+        currentKbps = target
+        knownLinkKbps = earliest.kbps
+        knownIsEarly = true
+        lastLowering = now
+        lastChange = now
+        loweredSinceCalm = true
+        return .lowered(from: from, to: target, output: earliest.name, sendKbps: earliest.kbps)
+    }
+
+    /// The first full measurement after an early lowering: it is the known rate now (followed up
+    /// while the queue drains, as after any lowering); lower again at once if it says less.
+    private mutating func replaceEarlyReading(
+        with slowest: (name: String, kbps: (span: Int, latest: Int), waiting: Int64), at now: UInt64
+    ) -> Change? {
+        knownIsEarly = false
+        knownLinkKbps = slowest.kbps.span
+        let target = safeKbps(slowest.kbps.span)
+        guard target < currentKbps else { return nil }
+        let from = currentKbps
+        currentKbps = target
+        lastLowering = now
+        lastChange = now
+        return .lowered(from: from, to: target, output: slowest.name, sendKbps: slowest.kbps.span)
     }
 
     /// The most media waiting grew by `growthMilliseconds` over the last `growthNanoseconds`.

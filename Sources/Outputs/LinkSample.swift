@@ -18,13 +18,21 @@ package struct LinkSample: Sendable, Equatable {
     /// with room to spare is found with none in flight most of the time; one near its capacity
     /// almost never (what it carries keeps it busy at least that fraction of the time).
     package var unackedSegments: Int
+    /// About the bytes those segments hold (`tcpi_unacked` × `tcpi_snd_mss`). On a link that
+    /// has just become slower TCP can put far more in flight than the link carries (seen on
+    /// tc-tbf at 400 kbit/s: 200 kB, mostly lost) while nothing stays unsent.
+    package var inFlightBytes: Int
 
-    package init(connection: Int, bytesAcked: UInt64, queuedMilliseconds: Int64, unsentBytes: Int, unackedSegments: Int = 0) {
+    package init(
+        connection: Int, bytesAcked: UInt64, queuedMilliseconds: Int64, unsentBytes: Int, unackedSegments: Int = 0,
+        inFlightBytes: Int = 0
+    ) {
         self.connection = connection
         self.bytesAcked = bytesAcked
         self.queuedMilliseconds = queuedMilliseconds
         self.unsentBytes = unsentBytes
         self.unackedSegments = unackedSegments
+        self.inFlightBytes = inFlightBytes
     }
 
     /// Nothing in flight and nothing unsent: the link idles at this moment.

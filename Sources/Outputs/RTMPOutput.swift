@@ -113,7 +113,7 @@ package final class RTMPOutput: StreamOutput {
         return LinkSample(
             connection: attempts.load(ordering: .relaxed), bytesAcked: progress.bytesAcked,
             queuedMilliseconds: queue.spanMilliseconds, unsentBytes: Int(progress.notSentBytes),
-            unackedSegments: Int(progress.unackedSegments))
+            unackedSegments: Int(progress.unackedSegments), inFlightBytes: progress.inFlightBytes)
     }
 
     /// Starts the publisher and watchdog threads and returns at once: the first attempt runs in

@@ -80,10 +80,11 @@ extension AdaptiveBitrateControllerTests {
     }
 
     @Test func aSecondLoweringWaitsForTheLinkToSettleUnlessASecondWaits() {
-        // Lowered at 0.8 s; the link then carries 300 and the queue keeps growing.
+        // Lowered at 0.2 s (read early, then measured at 0.8 s); the link then carries 300 and
+        // the queue keeps growing.
         var run = Self.congestedRun(linkKbps: 600, floor: 100)
         run.run(seconds: 0.8)
-        let loweredAt = run.now
+        let loweredAt = run.changes.first?.at ?? 0
         run.links[0].kbps = 300
         run.run(seconds: 2.5) { links, _ in links[0].queuedMilliseconds += 10 }
         #expect(run.changes.count == 2)
@@ -93,7 +94,7 @@ extension AdaptiveBitrateControllerTests {
         urgent.run(seconds: 0.8)
         urgent.links[0].kbps = 300
         urgent.links[0].queuedMilliseconds = 1000
-        urgent.run(seconds: 1) { links, _ in links[0].queuedMilliseconds += 20 }
+        urgent.run(seconds: 0.4) { links, _ in links[0].queuedMilliseconds += 20 }
         #expect(urgent.changes.count == 2)
         // A second after the first: once a second at most.
         #expect(urgent.changes.last?.at == loweredAt + Self.second)

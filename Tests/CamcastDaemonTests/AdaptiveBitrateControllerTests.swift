@@ -22,6 +22,7 @@ struct AdaptiveBitrateControllerTests {
         var bytesAcked: UInt64 = 0
         /// Segments in flight: one unless set (a link never found idle).
         var unackedSegments = 1
+        var inFlightBytes = 0
 
         mutating func advance(nanoseconds: UInt64) {
             bytesAcked += UInt64(kbps) * nanoseconds / 8_000_000
@@ -33,7 +34,8 @@ struct AdaptiveBitrateControllerTests {
                 link: connected
                     ? LinkSample(
                         connection: connection, bytesAcked: bytesAcked, queuedMilliseconds: queuedMilliseconds,
-                        unsentBytes: unsentBytes ?? (queuedMilliseconds > 0 ? 1 : 0), unackedSegments: unackedSegments)
+                        unsentBytes: unsentBytes ?? (queuedMilliseconds > 0 ? 1 : 0), unackedSegments: unackedSegments,
+                        inFlightBytes: inFlightBytes)
                     : nil)
         }
     }
@@ -96,8 +98,9 @@ struct AdaptiveBitrateControllerTests {
         run.run(seconds: 3)
         let first = try #require(run.changes.first)
         #expect(first.change == .lowered(from: 1200, to: 470, output: Self.name, sendKbps: 590))
-        // Busy from the first sample (0.1 s): 0.7 s of busy intervals measure it.
-        #expect(first.at == 8 * Self.tick)
+        // Busy from the first sample (0.1 s): its first busy interval reads it early (at 0.2 s);
+        // 0.7 s of busy intervals measure it, and agree.
+        #expect(first.at == 2 * Self.tick)
         #expect(run.changes.count == 1)
         #expect(run.controller.knownLinkKbps == 590)
     }
@@ -143,7 +146,7 @@ struct AdaptiveBitrateControllerTests {
         run.links[0].queuedMilliseconds = 300
         run.run(seconds: 2)
         #expect(run.changes.map(\.change) == [.lowered(from: 1200, to: 640, output: Self.name, sendKbps: 800)])
-        #expect(run.changes.first?.at == congestedAt + 8 * Self.tick)
+        #expect(run.changes.first?.at == congestedAt + 2 * Self.tick)
     }
 
     @Test func theFloorIsNeverCrossed() {
@@ -186,18 +189,45 @@ struct AdaptiveBitrateControllerTests {
         let back = run.now
         run.run(seconds: 2)
         #expect(run.changes.last?.change == .lowered(from: 1000, to: 320, output: "rtmp://slow/live/****", sendKbps: 400))
-        #expect(run.changes.last?.at == back + 8 * Self.tick)
+        #expect(run.changes.last?.at == back + 2 * Self.tick)
     }
 
     @Test func anOutputThatLeavesTheSetIsForgotten() {
-        var run = Self.congestedRun(linkKbps: 300)
+        // Busy at 2000 kbit/s without congestion (nothing waits), then gone for 5 s.
+        var run = Self.congestedRun(linkKbps: 2000, floor: 100)
+        run.links[0].queuedMilliseconds = 0
+        run.links[0].unsentBytes = 1
         run.run(seconds: 0.5)
+        #expect(run.changes.isEmpty)
         let saved = run.links
         run.links = []
         run.run(seconds: 5)
+        // Back, congested at 300: read from its new samples alone, not from the fast ones.
         run.links = saved
-        run.run(seconds: 0.7)
+        run.links[0].kbps = 300
+        run.links[0].queuedMilliseconds = 500
+        run.run(seconds: 0.3)
+        #expect(run.changes.map(\.change) == [.lowered(from: 1200, to: 240, output: Self.name, sendKbps: 300)])
+    }
+
+    /// Issue 41: a link that has just become slower takes a second's worth of media into TCP's
+    /// flight before anything stays unsent. More in flight than the last second delivered is
+    /// congestion, read early.
+    @Test func aFlightFullerThanASecondOfDeliveryIsCongestion() {
+        // Two seconds free at 1200 kbit/s (150 kB a second acknowledged, little in flight).
+        var run = Self.congestedRun(linkKbps: 1200)
+        run.links[0].queuedMilliseconds = 0
+        run.links[0].unsentBytes = 0
+        run.links[0].inFlightBytes = 20_000
+        run.run(seconds: 2)
         #expect(run.changes.isEmpty)
+        // Throttled to 200: nothing unsent, nothing queued, the flight grows by 125 kB a second.
+        let throttledAt = run.now
+        run.links[0].kbps = 200
+        run.run(seconds: 1) { links, _ in links[0].inFlightBytes += 12_500 }
+        let first = run.changes.first
+        #expect(first.map { $0.at - throttledAt <= 8 * Self.tick } == true, "\(run.changes)")
+        #expect(run.controller.currentKbps < 600, "\(run.changes)")
     }
 
     @Test func aReloadMovesTheCeiling() {
