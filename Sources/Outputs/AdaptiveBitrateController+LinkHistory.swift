@@ -71,7 +71,14 @@ extension AdaptiveBitrateController {
         /// What the link carried over the busy time so far, however short (nil if none): a
         /// link that has just become congested, read before `minimumBusyNanoseconds` (see
         /// `AdaptiveBitrateController.lowerEarly`).
-        var earlyKbps: Int? { busyKbps(since: 0, minimum: 1) }
+        /// It starts at the first acknowledgment: until then the link has not been measured (a
+        /// stream's first keyframe waits a round trip on any link; read as 0 kbit/s, that sent
+        /// the bitrate to the floor 0.4 s into a run).
+        var earlyKbps: Int? {
+            guard let firstDelivery = zip(samples, samples.dropFirst()).first(where: { $1.bytesAcked > $0.bytesAcked })?.0.at
+            else { return nil }
+            return busyKbps(since: firstDelivery, minimum: 1)
+        }
 
         private func busyKbps(since start: UInt64, minimum: UInt64 = Self.minimumBusyNanoseconds) -> Int? {
             var bytes: UInt64 = 0

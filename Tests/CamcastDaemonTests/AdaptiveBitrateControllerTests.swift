@@ -230,6 +230,17 @@ struct AdaptiveBitrateControllerTests {
         #expect(run.controller.currentKbps < 600, "\(run.changes)")
     }
 
+    /// A stream's first packets wait while the link has acknowledged nothing yet: no reading,
+    /// no early lowering to the floor; the first bytes delivered are read.
+    @Test func aLinkThatDeliveredNothingYetIsNotReadAsZero() {
+        var run = Self.congestedRun(linkKbps: 0)
+        run.run(seconds: 0.4)
+        #expect(run.changes.isEmpty, "\(run.changes)")
+        run.links[0].kbps = 400
+        run.run(seconds: 0.2)
+        #expect(run.changes.map(\.change) == [.lowered(from: 1200, to: 320, output: Self.name, sendKbps: 400)], "\(run.changes)")
+    }
+
     @Test func aReloadMovesTheCeiling() {
         var atCeiling = AdaptiveBitrateController(ceilingKbps: 1200, floorKbps: 300)
         #expect(atCeiling.setCeiling(2000, floorKbps: 500, at: 0) == 2000)
