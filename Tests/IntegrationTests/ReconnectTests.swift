@@ -52,8 +52,9 @@ struct ReconnectTests {
 
         let recordings = try server.uniqueRecordings(Self.streamKey)
         try #require(recordings.count == 6, "one recording per publish: \(recordings.map(\.lastPathComponent))")
+        let skipped = try #require(CamcastLog.stopCount("skipped", in: result.stderr), "no stop summary\n\(result.stderr)")
         for file in recordings.dropFirst() {
-            let check = try ResumedStreamCheck(file)
+            let check = try ResumedStreamCheck(file, sourceSkipped: skipped)
             #expect(check.problems.isEmpty, "\(check.problems)")
             #expect(check.packets >= 45, "\(file.lastPathComponent): only \(check.packets) frames")
         }
@@ -108,7 +109,8 @@ struct ReconnectTests {
         }
         #expect(failures.allSatisfy { $0.contains("connection refused") }, "each attempt names its reason")
 
-        let check = try ResumedStreamCheck(server.recording(Self.streamKey))
+        let skipped = try #require(CamcastLog.stopCount("skipped", in: result.stderr), "no stop summary\n\(result.stderr)")
+        let check = try ResumedStreamCheck(server.recording(Self.streamKey), sourceSkipped: skipped)
         #expect(check.problems.isEmpty, "\(check.problems)")
         #expect(check.packets >= 60)
     }
