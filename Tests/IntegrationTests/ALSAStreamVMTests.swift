@@ -24,12 +24,15 @@ struct ALSAStreamVMTests {
         let flv = dir.appendingPathComponent("alsa.flv").path
         let log = dir.appendingPathComponent("camcast.log").path
         let status = dir.appendingPathComponent("camcast.status").path
+        let playing = dir.appendingPathComponent("playing.time").path
         let card = "/sys/bus/platform/drivers/snd_aloop"
         // Times are seconds after camcast logs that it streams: tone 0–3, player killed at 3
         // (the loopback is silent), card removed at 4 (camcast sends silence and reopens every
         // second), card back at 6 with a new player (tone again), the run ended (SIGINT) 3 s after
-        // camcast logs the card back. A starved guest (one host core) runs each step late: the
-        // windows judged below are placed by camcast's own log, not by these nominal times.
+        // camcast logs the card back and the new player runs (the guest's clock when the card's
+        // playback turned RUNNING is written down). A starved guest (one host core) runs each
+        // step late (an aplay took over a second to start): the windows judged below are placed
+        // by camcast's own log and that time, not by these nominal times.
         let script = """
             modprobe snd-aloop || exit 99
             aplay -q -D hw:Loopback,0,0 '\(tone)' & player=$!
@@ -42,6 +45,8 @@ struct ALSAStreamVMTests {
             sleep 1; ( echo snd_aloop.0 > \(card)/unbind ) &
             sleep 2; echo snd_aloop.0 > \(card)/bind; sleep 0.2
             aplay -q -D hw:Loopback,0,0 '\(tone)' & player=$!
+            until grep -q RUNNING /proc/asound/Loopback/pcm0p/sub0/status 2>/dev/null || ! kill -0 $player 2>/dev/null; do sleep 0.05; done
+            date -u +%s.%N > '\(playing)'
             until grep -q 'audio device back' '\(log)' 2>/dev/null || ! kill -0 $camcast 2>/dev/null; do sleep 0.1; done
             sleep 3; kill -INT $camcast 2>/dev/null
             wait $camcast; echo $? > '\(status)'
@@ -91,9 +96,14 @@ struct ALSAStreamVMTests {
         let lost = try #require(Self.streamSeconds(of: "audio device lost", in: camcastLog), "\(camcastLog)")
         let back = try #require(Self.streamSeconds(of: "audio device back", in: camcastLog), "\(camcastLog)")
         #expect(back - lost >= 1, "the card was gone \(back - lost) s; the script kept it away 2 s")
+        // The tone comes back once both the card is back and the new player plays.
+        let played = try #require(
+            (try? String(contentsOfFile: playing, encoding: .utf8)).flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) },
+            "the new player never ran\n\(transcript)")
+        let resumed = max(back, played - Self.firstFrameWallClock(in: camcastLog))
         let start = window(0.5, 2.5)
         let cardGone = window(lost + 0.3, back - 0.3)
-        let end = window(back + 1.0, back + 2.7)
+        let end = window(resumed + 1.0, resumed + 2.7)
         #expect(isTone(start), "no tone at the start: mean square \(Goertzel.meanSquare(start))")
         #expect(Goertzel.meanSquare(cardGone) < 1e-6, "not silent while the card was gone: \(Goertzel.meanSquare(cardGone))")
         #expect(isTone(end), "no tone after the card came back: mean square \(Goertzel.meanSquare(end))")
@@ -103,10 +113,14 @@ struct ALSAStreamVMTests {
     /// containing `text` (its ISO 8601 time, milliseconds).
     static func streamSeconds(of text: String, in log: String) -> Double? {
         let lines = log.split(separator: "\n").map(String.init)
-        guard let first = lines.first(where: { $0.contains("first frame captured") }),
-            let wall = CamcastLog.value("wall_clock_unix_ms", in: first).flatMap(Double.init),
-            let date = lines.first(where: { $0.contains(text) }).flatMap(CamcastLog.time(of:))
+        guard let date = lines.first(where: { $0.contains(text) }).flatMap(CamcastLog.time(of:)), firstFrameWallClock(in: log).isFinite
         else { return nil }
-        return date.timeIntervalSince1970 - wall / 1000
+        return date.timeIntervalSince1970 - firstFrameWallClock(in: log)
+    }
+
+    /// The first frame's capture instant on the guest's wall clock (s), from its log line (+∞ if missing).
+    static func firstFrameWallClock(in log: String) -> Double {
+        let first = log.split(separator: "\n").first { $0.contains("first frame captured") }
+        return first.flatMap { CamcastLog.value("wall_clock_unix_ms", in: String($0)) }.flatMap(Double.init).map { $0 / 1000 } ?? .infinity
     }
 }
