@@ -42,9 +42,13 @@ public final class ConditionLock: @unchecked Sendable {
     public func lock() {
         LockTakes.record()
         pthread_mutex_lock(mutex)
+        HeldLocks.took()
     }
 
-    public func unlock() { pthread_mutex_unlock(mutex) }
+    public func unlock() {
+        HeldLocks.gaveBack()
+        pthread_mutex_unlock(mutex)
+    }
 
     public func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         lock()

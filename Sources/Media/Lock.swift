@@ -27,6 +27,9 @@ public struct Lock<Value: ~Copyable>: ~Copyable, Sendable {
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         LockTakes.record()
+        // Debug builds: this thread holds one more (a stage queue's push checks it holds none).
+        HeldLocks.took()
+        defer { HeldLocks.gaveBack() }
         #if CAMCAST_TSAN_LOCK_EDGES
         return try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
             edges.wrappingAdd(1, ordering: .acquiring)

@@ -39,6 +39,21 @@ extension VideoFrame {
         return copy
     }
 
+    /// This frame with a copy of its bytes, always, for a picture handed to another thread: unlike
+    /// `owned()`, not even an owned frame's array is shared, since a filter may draw into that
+    /// array in place and its source refill it once the delivery returns (the overlay, the test
+    /// pattern). Uninitialised storage, filled by one copy.
+    public func copied() -> VideoFrame {
+        var copy = self
+        copy.pixels = .owned(withUnsafeBytes { source in
+            [UInt8](unsafeUninitializedCapacity: source.count) { buffer, count in
+                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: source)
+                count = source.count
+            }
+        })
+        return copy
+    }
+
     /// The bytes as an array: a copy of a borrowed frame's, the frame's own array (shared, no copy)
     /// for an owned one. Per-frame code reads through `withUnsafeBytes` instead.
     public func copiedBytes() -> [UInt8] {
