@@ -93,7 +93,7 @@ extension Pipeline {
                 ? "codec \(running.encoder.codec.rawValue) → \(next.codec.rawValue)"
                 : "encoder \(running.encoder.encoderName) → \(next.encoderName)"
             do {
-                try stages.replaceEncoder(with: next, logger: logger)
+                stages.replaceEncoder(with: try openEncoderSession(next, output: stages.encoderOutput))
                 outcome.applied.append("\(change) (new encoder session)")
                 running.encoder.codec = next.codec
                 running.encoder.implementation = next.implementation

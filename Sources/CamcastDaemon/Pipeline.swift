@@ -11,8 +11,10 @@ import Telemetry
 
 /// Source → encoder → FLV → outputs, run as one service.
 ///
-/// The source's capture thread drives everything per frame: it encodes, and the encoder, after
-/// releasing its lock, hands each picture on; it becomes one codec-neutral `MediaPacket` on the
+/// The source's capture thread converts each frame, draws the overlay and hands a copy to the
+/// encoder stage's queue (`EncoderStage`: a thread of its own; a live source never waits for it,
+/// a full queue drops the picture and counts it). The stage's thread encodes and hands each coded
+/// picture on, with no lock held; it becomes one codec-neutral `MediaPacket` on the
 /// stream clock, handed to each output, which muxes it for itself (a file writes at once; an RTMP
 /// output queues for its publisher thread). `run` returns after a clean stop — on
 /// graceful shutdown (SIGTERM/SIGINT), when `durationSeconds` of media have been captured, or when
@@ -79,9 +81,9 @@ public struct Pipeline: Service {
             soundEnd: { assembler.streamTime(ofCaptureTime: lastFrameHandedOn.load(ordering: .relaxed)) + frameMilliseconds },
             requestKeyframe: { stagesBox.load()?.encoder.requestKeyframe() })
 
-        // The session calls this after releasing its lock: writes, muxing and queueing here
-        // never hold up a keyframe request or a reconfiguration. A session a codec change opens
-        // delivers here too.
+        // The session calls this on the encoder stage's thread, after releasing its lock: writes,
+        // muxing and queueing here never hold up a keyframe request or a reconfiguration. A
+        // session a codec change opens delivers here too.
         let audioStarted = Atomic<Bool>(false)
         let handlePicture: @Sendable (EncodedPicture) -> Void = { picture in
             guard stagesBox.load() != nil else { return }
@@ -101,16 +103,19 @@ public struct Pipeline: Service {
         // cooperative pool keeps serving signals and status meanwhile (issue 26 #5).
         let encoder: EncoderSession
         do {
-            let (settings, logger) = (settings, logger)
-            encoder = try await DedicatedThread.run { try EncoderSession(settings: settings.encoder, logger: logger, output: handlePicture) }
+            let pipeline = self
+            encoder = try await DedicatedThread.run { try pipeline.openEncoderSession(pipeline.settings.encoder, output: handlePicture) }
         } catch {
             throw PipelineError.encoderFailed("\(error)")
         }
         defer { encoder.close() }
+        let encoderStage = EncoderStage(
+            session: encoder, logger: logger, failed: { stop.fire(.failed(.encoderFailed("\($0)"))) },
+            encoded: { counters.encodeNanoseconds.add($0, ordering: .relaxed) })
         // A file played flat out synthesises its stamps: latency measured against them means nothing.
         let latency: LatencyRecorder? = settings.source.pace == .fast ? nil : LatencyRecorder()
         let stages = PipelineStages(
-            settings: settings, encoder: encoder, stop: stop, latency: latency, encoderOutput: handlePicture
+            settings: settings, encoder: encoderStage, stop: stop, latency: latency, encoderOutput: handlePicture
         ) {
             // Where a closed output's end-of-sequence goes: after the last picture's showing.
             assembler.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) + (interleaver?.presentationDelay ?? 0)
@@ -159,6 +164,8 @@ public struct Pipeline: Service {
         // capture thread, outside the encoder's locks; a frame that already is one goes on untouched.
         let conversion = ConversionStage(size: settings.encoder.size, scaling: settings.encoder.scaling)
         let wallClockLogged = Atomic<Bool>(false)
+        // A file played flat out waits for the encoder (backpressure); a live source never does.
+        let waitForEncoder = settings.source.pace == .fast
         let deliver: @Sendable (VideoFrame) -> Void = { frame in
             stall?.waitWhileStalled()
             let (set, earlier) = firstFrame.compareExchange(expected: 0, desired: frame.timestamp.nanoseconds, ordering: .relaxed)
@@ -174,14 +181,15 @@ public struct Pipeline: Service {
             counters.framesCaptured.add(1, ordering: .relaxed)
             if !wallClockLogged.exchange(true, ordering: .relaxed) { Self.logFirstCapture(frame, logger: logger) }
             do {
-                // Source -> conversion -> overlay -> encoder, each called with no lock of another held.
+                // Source -> conversion -> overlay -> the encoder stage's queue, each called with no
+                // lock of another held.
                 let planar = stages.encoderWantsI420.load(ordering: .relaxed)
                 try conversion.convert(frame, planar: planar) { picture in
-                    try overlay.filter(picture) { (filtered) throws(EncoderError) in
-                        let encodeStart = MonotonicTime.now()
-                        try stages.encode(filtered)
-                        counters.encodeNanoseconds.add(Int(MonotonicTime.now().nanoseconds(since: encodeStart)), ordering: .relaxed)
-                        // The picture as it was encoded, overlay included (the overlay's bytes go back after).
+                    overlay.filter(picture) { filtered in
+                        if !encoderStage.offer(filtered, waitIfFull: waitForEncoder) {
+                            counters.droppedAtEncoder.add(1, ordering: .relaxed)
+                        }
+                        // The picture as it was handed on, overlay included (the overlay's bytes go back after).
                         control.snapshots.offer(filtered)
                     }
                 }
@@ -191,6 +199,12 @@ public struct Pipeline: Service {
         }
         stages.deliver.withLock { $0 = Callback(deliver) }
         do {
+            try encoderStage.start()
+        } catch {
+            await Self.abandon(outputs)
+            throw PipelineError.encoderFailed("\(error)")
+        }
+        do {
             // The camera opens and negotiates on its capture thread; start waits for that.
             let startStall = DebugCaptureStall.forStart()
             try await DedicatedThread.run {
@@ -198,6 +212,7 @@ public struct Pipeline: Service {
                 try source.start(deliver: deliver)
             }
         } catch {
+            try? encoderStage.finish()
             await Self.abandon(outputs)
             throw error
         }
@@ -236,7 +251,8 @@ public struct Pipeline: Service {
             // The sound stops with the picture; its last packets go out before the outputs end.
             audio?.stop()
             do {
-                try stages.encoder.flush()
+                // The pictures still queued are encoded, then the session flushed, on its thread.
+                try stages.encoderStage.finish()
             } catch {
                 logger.warning("encoder flush failed", metadata: ["error": "\(error)"])
             }
@@ -264,6 +280,7 @@ public struct Pipeline: Service {
                 "skipped": "\(finalSource?.skippedFrames ?? 0)",
                 "driver_dropped": "\(finalSource?.driverDroppedFrames ?? 0)", "bad_frames": "\(finalSource?.badFrames ?? 0)",
                 "dropped": "\(delivery.droppedFrames)",
+                "encoder_dropped": "\(counters.droppedAtEncoder.load(ordering: .relaxed))",
                 "discarded": "\(delivery.discardedFrames)", "reconnects": "\(delivery.reconnects)",
                 // Each output as the registry saw it to the end: rtmp-1 stopped 1234567 B 3 attempts.
                 "outputs": "\(control.telemetry.outputMeters.map { Self.summary($0.reading()) }.joined(separator: "; "))",

@@ -1,3 +1,5 @@
+import Encoder
+import Logging
 import Media
 import Telemetry
 
@@ -20,6 +22,12 @@ public final class PipelineControl: Sendable {
     /// One meter per output target, kept across reloads so that an output keeps its name and
     /// counts; `rtmp-1`, `flv-1`, … by kind and order of appearance unless the config names it.
     private let meters = Lock<[OutputTarget: OutputMeter]>([:])
+
+    #if DEBUG
+    /// Debug builds: how the pipeline opens its encoder sessions when a test brings its own (a
+    /// fake backend in Tests/, through the backend contract); nil: the codec's library.
+    let debugSessionOpener = Lock<EncoderSessionOpener?>(nil)
+    #endif
 
     public init(telemetry: TelemetryRegistry = TelemetryRegistry(version: CamcastVersion.string)) {
         self.telemetry = telemetry
@@ -79,6 +87,7 @@ public final class PipelineControl: Sendable {
             skippedAtSource: source?.skippedFrames ?? 0,
             outputs: running.currentOutputs.count)
         snapshot.droppedByDriver = source?.driverDroppedFrames ?? 0
+        snapshot.droppedAtEncoder = counters.droppedAtEncoder.load(ordering: .relaxed)
         snapshot.badFrames = source?.badFrames ?? 0
         snapshot.placeholderReason = source?.placeholderReason
         if let audio = running.audio.withLock({ $0 }) {
@@ -112,3 +121,6 @@ public final class PipelineControl: Sendable {
         stages.withLock { $0 }?.stages.settings.withLock { $0.statusIntervalSeconds }
     }
 }
+
+/// Opens an encoder session for the settings, delivering its pictures to the handler.
+typealias EncoderSessionOpener = @Sendable (EncoderSettings, Logger, @escaping @Sendable (EncodedPicture) -> Void) throws -> EncoderSession

@@ -24,13 +24,11 @@ final class PipelineStages: Sendable {
         var outputs: [Entry] = []
     }
 
+    /// The encoder stage: its own thread and queue; the capture thread hands it pictures.
+    let encoderStage: EncoderStage
     /// The running encoder session; replaced only by a reload that changes the codec, so read it
-    /// each time rather than keeping it (PipelineStages+Encoder). Read on every frame: no lock.
-    var encoder: EncoderSession { encoderSlot.value }
-    let encoderSlot: PublishedReference<EncoderSession>
-    /// Set while a codec change replaces the session: an encode that meets the old one closed
-    /// waits for the new one instead of failing the run.
-    let encoderChange = Lock(EncoderChange.none)
+    /// each time rather than keeping it (PipelineStages+Encoder). No lock.
+    var encoder: EncoderSession { encoderStage.session }
     /// Whether the session in force reads planar I420 only (x265): the conversion stage then makes
     /// I420 of NV12 too, so that the backend does not convert under the session's lock. Set with
     /// the session; a frame converted just before a codec change still encodes (x265's backend
@@ -70,13 +68,13 @@ final class PipelineStages: Sendable {
     let latency: LatencyRecorder?
 
     init(
-        settings: RunSettings, encoder: EncoderSession, stop: StopSignal, latency: LatencyRecorder?,
+        settings: RunSettings, encoder: EncoderStage, stop: StopSignal, latency: LatencyRecorder?,
         encoderOutput: @escaping @Sendable (EncodedPicture) -> Void = { _ in },
         streamTime: @escaping @Sendable () -> Int64
     ) {
         self.settings = Lock(settings)
-        encoderSlot = PublishedReference(encoder)
-        encoderWantsI420 = Atomic(encoder.settings.codec.readsPlanarOnly)
+        encoderStage = encoder
+        encoderWantsI420 = Atomic(encoder.session.settings.codec.readsPlanarOnly)
         self.encoderOutput = encoderOutput
         self.stop = stop
         self.latency = latency

@@ -19,7 +19,8 @@
 ///
 /// Rates are over the time between the two snapshots: what happened lately, not since start.
 /// "dropped" counts every frame lost since start: by the camera's driver, skipped at the source,
-/// broken on arrival (bad MJPEG), dropped by a congested output.
+/// broken on arrival (bad MJPEG), dropped at the encoder stage's full queue, dropped by a
+/// congested output.
 struct StatusLine {
     var previous: PipelineSnapshot
     var current: PipelineSnapshot
@@ -32,6 +33,7 @@ struct StatusLine {
         let fpsOut = Double(max(0, current.framesSent - previous.framesSent)) / seconds
         let kbps = Int((Double(current.encodedBytes - previous.encodedBytes) * 8 / 1000 / seconds).rounded())
         let dropped = current.droppedFrames + current.skippedAtSource + current.droppedByDriver + current.badFrames
+            + current.droppedAtEncoder
         var trouble = current.placeholderReason.map { "[\($0)] " } ?? ""
         var audio = ""
         if let sound = current.audio {

@@ -22,8 +22,11 @@ extension EncoderSession {
                         state.failingOpens -= 1
                         throw EncoderError.openFailed("injected failure")
                     }
+                    confinement.assertOnOwner("opening a new encoder backend in recovery")
                     var settings = self.settings
                     settings.bitrateKbps = state.bitrateKbps
+                    // The new backend opens at the rate in force: a rate still waiting is in it.
+                    requestedBitrateKbps.store(0, ordering: .relaxed)
                     state.encoder = try backendOpener(settings, logger)
                     return .success(())
                 } catch {

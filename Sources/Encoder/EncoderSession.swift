@@ -1,5 +1,6 @@
 import Logging
 import Media
+import Synchronization
 
 /// A live encoding session: frames in, `EncodedPicture`s out through the output handler. One
 /// session shape for both codecs and every backend: `settings.implementation` and `settings.codec`
@@ -11,13 +12,15 @@ import Media
 /// other frame is refused with `.unsupportedPixelFormat` or `.frameSizeMismatch`; nothing is
 /// converted or scaled under the session's locks.
 ///
-/// The encoder handle sits behind one `Mutex`, so `encode`, `requestKeyframe`, `reconfigure`, `flush`
-/// and `close` may be called from any thread at any time (the lock of seeds 000/004). That lock
-/// guards the encoder and nothing else: pictures are delivered on the thread that called `encode` or
-/// `flush`, after the lock is released, so the output handler may call back into the session
-/// (change the bitrate). A second lock, `producer`, keeps the pictures of concurrent
-/// `encode`/`flush` calls in order; reconfiguration never takes it. A keyframe request takes
-/// neither: it is a message (`KeyframeRequests`) the next encode reads.
+/// The encoder handle sits behind one `Mutex`, so `requestKeyframe`, `reconfigure` and `close` may
+/// be called from any thread at any time (the lock of seeds 000/004). That lock guards the encoder
+/// and nothing else: pictures are delivered on the thread that called `encode` or `flush`, with no
+/// lock held, so the output handler may call back into the session (change the bitrate) or hand
+/// the pictures to the next stage. `encode` and `flush` are called by one thread at a time, in the
+/// pipeline the encoder stage's (`EncoderStage`), which binds `confinement` to itself: debug
+/// builds then check every backend call against it. A keyframe request takes no lock: it is a
+/// message (`KeyframeRequests`) the next encode reads; so is a new bitrate
+/// (`requestedBitrateKbps`), which the next encode gives the backend.
 public final class EncoderSession: Sendable {
     /// The settings the session was opened with (bitrate and keyframe interval may since have been
     /// reconfigured; `bitrateKbps` and `keyframeIntervalInFrames` say what is in force).
@@ -28,11 +31,12 @@ public final class EncoderSession: Sendable {
     let state: Lock<State>
     /// Keyframe requests waiting for the next encode; read by the encode, not under `state`'s guard.
     let keyframeRequests = KeyframeRequests()
-    /// Held by `encode` and `flush` from the encoder call until their pictures are delivered, so
-    /// pictures reach the handler in the order the encoder produced them. Never taken under `state`.
-    private let producer = Lock(())
     /// Opens a backend for the settings: the codec's library (`openBackend`), or a test's own.
     let backendOpener: BackendOpener
+    /// The thread every backend call belongs to once bound (debug builds check it).
+    public let confinement = ThreadConfinement("the encoder stage")
+    /// A bitrate (kbit/s) a `reconfigure` left for the next encode to hand the backend; 0: none.
+    let requestedBitrateKbps = Atomic<Int>(0)
 
     /// How the session opens its backend, at start and again in recovery.
     typealias BackendOpener = @Sendable (EncoderSettings, Logger) throws(EncoderError) -> any EncoderBackend
@@ -89,20 +93,18 @@ public final class EncoderSession: Sendable {
         try checkInput(frame)
         try frame.withUnsafeBytes { (bytes) throws(EncoderError) in
             let image = X264InputImage(frame, bytes: bytes)
-            try producer.withLock { (_) throws(EncoderError) in
-                var attempt = try encodeLocked(image, of: frame, recovering: false)
-                if case .failed(let error, let completed) = attempt {
-                    // What the encoder finished before it failed still goes out, first.
-                    for picture in completed { output(picture) }
-                    // Recovery waits between tries without the lock (see +Recovery), then encodes the
-                    // same frame on the new encoder, which starts with an IDR anyway.
-                    try recreateEncoder(after: error)
-                    attempt = try encodeLocked(image, of: frame, recovering: true)
-                }
-                switch attempt {
-                case .delivered(let pictures): for picture in pictures { output(picture) }
-                case .failed(let error, _): throw error
-                }
+            var attempt = try encodeLocked(image, of: frame, recovering: false)
+            if case .failed(let error, let completed) = attempt {
+                // What the encoder finished before it failed still goes out, first.
+                for picture in completed { output(picture) }
+                // Recovery waits between tries without the lock (see +Recovery), then encodes the
+                // same frame on the new encoder, which starts with an IDR anyway.
+                try recreateEncoder(after: error)
+                attempt = try encodeLocked(image, of: frame, recovering: true)
+            }
+            switch attempt {
+            case .delivered(let pictures): for picture in pictures { output(picture) }
+            case .failed(let error, _): throw error
             }
         }
     }
@@ -126,6 +128,8 @@ public final class EncoderSession: Sendable {
     private func encodeLocked(_ image: X264InputImage, of frame: VideoFrame, recovering: Bool) throws(EncoderError) -> Attempt {
         try withState { (state) throws(EncoderError) -> Attempt in
             guard let encoder = state.encoder else { throw .closed }
+            confinement.assertOnOwner("an encoder backend's send")
+            applyRequestedBitrate(to: encoder)
             let pts = state.presentationTime(for: frame)
             let index = state.acceptedFrames
             let requested = keyframeRequests.take(forFrame: index)
@@ -200,7 +204,9 @@ public final class EncoderSession: Sendable {
     }
 
     /// Changes the average bitrate live (`x264_encoder_reconfig`, `x265_encoder_reconfig`); the VBV peak and buffer follow
-    /// with the session's factor and window.
+    /// with the session's factor and window. The backend takes it with the next picture, on the
+    /// thread that encodes (the caller never calls into the backend); an encoder that cannot
+    /// change its rate live is refused here.
     public func reconfigure(bitrateKbps: Int) throws(EncoderError) {
         guard EncoderSettings.bitrateRangeKbps.contains(bitrateKbps) else {
             let range = EncoderSettings.bitrateRangeKbps
@@ -210,40 +216,54 @@ public final class EncoderSession: Sendable {
                     allowed: "\(range.lowerBound)...\(range.upperBound) kbit/s")
             ])
         }
+        guard settings.changesBitrateLive else {
+            throw .bitrateChangeUnsupported(encoder: settings.encoderName, kbps: withState { $0.bitrateKbps })
+        }
         try withState { (state) throws(EncoderError) in
-            guard let encoder = state.encoder else { throw .closed }
-            try encoder.reconfigure(bitrateKbps: bitrateKbps)
+            guard state.encoder != nil else { throw .closed }
             state.bitrateKbps = bitrateKbps
+            requestedBitrateKbps.store(bitrateKbps, ordering: .releasing)
         }
         logger.debug("encoder bitrate changed", metadata: ["kbps": "\(bitrateKbps)"])
+    }
+
+    /// Gives the backend the bitrate a `reconfigure` left, if any (with the session's lock held,
+    /// before a send). A backend that refuses keeps its rate; the refusal is logged.
+    private func applyRequestedBitrate(to encoder: any EncoderBackend) {
+        let kbps = requestedBitrateKbps.exchange(0, ordering: .acquiring)
+        guard kbps > 0 else { return }
+        do {
+            try encoder.reconfigure(bitrateKbps: kbps)
+        } catch {
+            logger.warning("the encoder refused the new bitrate", metadata: ["kbps": "\(kbps)", "error": "\(error)"])
+        }
     }
 
     /// Sends the end of the stream, receives the pictures the encoder still holds (lookahead,
     /// B-frames, queued buffers) and delivers them. No backend takes a picture after the end of
     /// its stream, so the session is closed afterwards.
     public func flush() throws(EncoderError) {
-        try producer.withLock { (_) throws(EncoderError) in
-            let pictures = try withState { (state) throws(EncoderError) -> [EncodedPicture] in
-                guard let encoder = state.encoder else { throw .closed }
-                defer {
-                    state.encoder = nil
-                    state.isShutDown = true
-                }
-                try encoder.sendEndOfStream()
-                var pictures: [EncodedPicture] = []
-                while true {
-                    switch try encoder.receive() {
-                    case .picture(let result): pictures.append(state.picture(from: result, codec: settings.codec))
-                    case .drained: return pictures
-                    case .needsInput:
-                        // Against the contract; what it returned so far still goes out.
-                        logger.warning("encoder asked for input after the end of the stream; drain stopped")
-                        return pictures
-                    }
+        let pictures = try withState { (state) throws(EncoderError) -> [EncodedPicture] in
+            guard let encoder = state.encoder else { throw .closed }
+            defer {
+                state.encoder = nil
+                state.isShutDown = true
+            }
+            confinement.assertOnOwner("an encoder backend's flush")
+            try encoder.sendEndOfStream()
+            var pictures: [EncodedPicture] = []
+            while true {
+                switch try encoder.receive() {
+                case .picture(let result): pictures.append(state.picture(from: result, codec: settings.codec))
+                case .drained: return pictures
+                case .needsInput:
+                    // Against the contract; what it returned so far still goes out.
+                    logger.warning("encoder asked for input after the end of the stream; drain stopped")
+                    return pictures
                 }
             }
-            for picture in pictures { output(picture) }
         }
+        for picture in pictures { output(picture) }
         logger.info("encoder flushed and closed")
     }
 

@@ -41,6 +41,7 @@ enum MetricsExporter {
         counter("camcast_capture_frames_total", "Frames the source delivered, by kind.", [("kind", "placeholder")], report.placeholderFrames)
         counter("camcast_capture_dropped_frames_total", "Frames lost before the encoder, by reason.", [("reason", "driver")], report.droppedByDriver)
         counter("camcast_capture_dropped_frames_total", "Frames lost before the encoder, by reason.", [("reason", "encoder_busy")], report.skippedAtSource)
+        counter("camcast_capture_dropped_frames_total", "Frames lost before the encoder, by reason.", [("reason", "encoder_queue_full")], report.droppedAtEncoder)
         gauge("camcast_camera_online", "1 while the camera delivers pictures (not the placeholder).", [], report.cameraOnline ? 1 : 0)
         // Encoder.
         counter("camcast_encoder_frames_total", "Pictures the encoder produced.", [], report.framesEncoded)

@@ -20,6 +20,9 @@ public final class PipelineMeter: Sendable {
     /// Frames the source skipped because the encoder did not keep up, and the driver's drops.
     public let skippedAtSource = Atomic<Int>(0)
     public let droppedByDriver = Atomic<Int>(0)
+    /// Pictures a live source handed on while the encoder stage's queue was full: dropped there,
+    /// so that the source keeps its cadence.
+    public let droppedAtEncoder = Atomic<Int>(0)
     public let audioFrames = Atomic<Int>(0)
     public let audioXruns = Atomic<Int>(0)
     /// Why the camera or the microphone is not live; nil while it is (or there is none).

@@ -64,6 +64,7 @@ public final class TelemetryRegistry: Sendable {
             configuredKbps: meter.configuredKbps.load(ordering: .relaxed), adaptedKbps: meter.adaptedKbps.load(ordering: .relaxed),
             skippedAtSource: meter.skippedAtSource.load(ordering: .relaxed),
             droppedByDriver: meter.droppedByDriver.load(ordering: .relaxed),
+            droppedAtEncoder: meter.droppedAtEncoder.load(ordering: .relaxed),
             cameraTrouble: meter.cameraTrouble.withLock { $0 }, hasAudio: meter.hasAudio.load(ordering: .relaxed),
             audioFrames: meter.audioFrames.load(ordering: .relaxed), audioXruns: meter.audioXruns.load(ordering: .relaxed),
             audioTrouble: meter.audioTrouble.withLock { $0 }, outputs: outputMeters.map { $0.reading() })

@@ -14,6 +14,7 @@ public struct TelemetryReport: Sendable, Equatable, Codable {
     public var adaptedKbps: Int
     public var skippedAtSource: Int
     public var droppedByDriver: Int
+    public var droppedAtEncoder: Int
     public var cameraTrouble: String?
     public var hasAudio: Bool
     public var audioFrames: Int

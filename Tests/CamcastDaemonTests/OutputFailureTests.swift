@@ -27,7 +27,8 @@ struct OutputFailureTests {
         let settings = ReloadPlanTests.settings()
         let encoder = try EncoderSession(settings: settings.encoder, logger: logger) { _ in }
         let stop = StopSignal()
-        let stages = PipelineStages(settings: settings, encoder: encoder, stop: stop, latency: nil) { 0 }
+        let stages = PipelineStages(
+            settings: settings, encoder: EncoderStage(session: encoder, logger: logger, failed: { _ in }), stop: stop, latency: nil) { 0 }
         let file = CountingOutput("a.flv")
         let server = CountingOutput("rtmp")
         let fileIdentity = OutputIdentity()

@@ -24,7 +24,8 @@ struct StatusReporterTests {
 
         let settings = ReloadPlanTests.settings()
         let encoder = try EncoderSession(settings: settings.encoder, logger: logger) { _ in }
-        let stages = PipelineStages(settings: settings, encoder: encoder, stop: StopSignal(), latency: nil) { 0 }
+        let stages = PipelineStages(
+            settings: settings, encoder: EncoderStage(session: encoder, logger: logger, failed: { _ in }), stop: StopSignal(), latency: nil) { 0 }
         control.attach(Pipeline(settings: settings, logger: logger, control: control), stages)
 
         var received: [String] = []
@@ -66,7 +67,8 @@ struct StatusReporterShutdownTests {
         var settings = ReloadPlanTests.settings()
         settings.statusIntervalSeconds = 0.01
         let encoder = try EncoderSession(settings: settings.encoder, logger: logger) { _ in }
-        let stages = PipelineStages(settings: settings, encoder: encoder, stop: StopSignal(), latency: nil) { 0 }
+        let stages = PipelineStages(
+            settings: settings, encoder: EncoderStage(session: encoder, logger: logger, failed: { _ in }), stop: StopSignal(), latency: nil) { 0 }
         control.attach(Pipeline(settings: settings, logger: logger, control: control), stages)
         let reporter = StatusReporter(
             notifier: SystemdNotifier(environment: [:]), control: control, logger: logger, initialIntervalSeconds: 0.01)

@@ -11,6 +11,8 @@ final class QueueingBackendLog: Sendable {
         var opened = 0
         /// The most pictures one receive burst (the receives between two sends) returned.
         var largestBurst = 0
+        /// Every bitrate the backend was given, in order.
+        var bitrates: [Int] = []
     }
 
     private let counts = Mutex(Counts())
@@ -110,7 +112,9 @@ final class QueueingTestBackend: EncoderBackend {
         return .picture(EncoderBackendOutput(units: [payload], isKeyframe: picture.isKeyframe, pts: picture.pts, dts: picture.pts))
     }
 
-    func reconfigure(bitrateKbps: Int) throws(EncoderError) {}
+    func reconfigure(bitrateKbps: Int) throws(EncoderError) {
+        log.update { $0.bitrates.append(bitrateKbps) }
+    }
 
     /// The PTS and luma bytes a picture of this backend carries.
     static func identity(of picture: EncodedPicture) -> (pts: Int64, luma: [UInt8])? {

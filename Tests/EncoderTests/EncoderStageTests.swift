@@ -1,0 +1,169 @@
+import Logging
+import Media
+import Synchronization
+import Testing
+
+@testable import Encoder
+
+/// The encoder as a stage of its own: its thread alone calls the backend, a full queue drops
+/// rather than makes the source wait, a codec switch comes through the queue (issue 39).
+@Suite struct EncoderStageTests {
+    static func frame(_ index: Int) -> VideoFrame {
+        TestFrames.frame(.i420, width: 320, height: 180, index: index).frame
+    }
+
+    /// Pictures as they come out of the stage's thread, for a test to wait on (no polling).
+    final class Delivered: Sendable {
+        let queue = StageQueue<EncodedPicture>(capacity: 1000)
+        func add(_ picture: EncodedPicture) { queue.push(picture, whenFull: .exceed) }
+        func next() -> EncodedPicture? { queue.pop() }
+        func rest() -> [EncodedPicture] {
+            queue.close()
+            var all: [EncodedPicture] = []
+            while let picture = queue.pop() { all.append(picture) }
+            return all
+        }
+    }
+
+    /// Debug-build messages a check gave instead of trapping.
+    final class Caught: Sendable {
+        private let messages = Mutex<[String]>([])
+        func add(_ message: String) { messages.withLock { $0.append(message) } }
+        var all: [String] { messages.withLock { $0 } }
+    }
+
+    #if DEBUG
+    @Test("a backend call from another thread than the stage's fails the debug check; the stage's own pass")
+    func backendCallsOffTheStageThreadAreCaught() throws {
+        let delivered = Delivered()
+        let log = QueueingBackendLog()
+        let session = try QueueingTestBackend.session(Harness.settings(), capacity: 4, batch: 1, log: log) { delivered.add($0) }
+        let caught = Caught()
+        session.confinement.check.catchFailures { caught.add($0) }
+        let stage = EncoderStage(session: session, logger: Harness.quietLogger, failed: { _ in })
+        try stage.start()
+        #expect(stage.offer(Self.frame(0), waitIfFull: true))
+        // Out on the stage's thread, which bound the session before it.
+        #expect(delivered.next() != nil)
+        #expect(caught.all.isEmpty, "\(caught.all)")
+
+        // What the pipeline's capture thread did before the stage existed: encode itself.
+        try session.encode(Self.frame(1))
+        #expect(caught.all == ["an encoder backend's send ran off the encoder stage's thread"])
+        try stage.finish()
+        // The flush ran on the stage's thread: nothing more was caught.
+        #expect(caught.all.count == 1)
+    }
+
+    @Test("handing a picture over with a lock held fails the debug check; without one it passes")
+    func handOffWithALockHeldIsCaught() throws {
+        let session = try QueueingTestBackend.session(Harness.settings(), capacity: 4, batch: 1, log: QueueingBackendLog()) { _ in }
+        let stage = EncoderStage(session: session, logger: Harness.quietLogger, failed: { _ in })
+        let caught = Caught()
+        stage.handOffCheck.catchFailures { caught.add($0) }
+        try stage.start()
+        let held = Lock(0)
+        held.withLock { _ in _ = stage.offer(Self.frame(0), waitIfFull: true) }
+        #expect(caught.all == ["a push into a stage queue with 1 lock(s) held by the pushing thread"])
+        _ = stage.offer(Self.frame(1), waitIfFull: true)
+        #expect(caught.all.count == 1)
+        try stage.finish()
+    }
+    #endif
+
+    @Test("a full queue refuses a live source's picture at once; the waiting ones are encoded")
+    func aFullQueueDropsInsteadOfWaiting() throws {
+        let delivered = Delivered()
+        let gate = BlockingFirstSend()
+        let session = try EncoderSession(
+            settings: Harness.settings(), logger: Harness.quietLogger, recovery: .standard,
+            backendOpener: { (_, _) throws(EncoderError) in gate.wrapping(QueueingTestBackend(capacity: 4, batch: 1, log: QueueingBackendLog())) },
+            output: { delivered.add($0) })
+        let stage = EncoderStage(session: session, logger: Harness.quietLogger, failed: { _ in })
+        try stage.start()
+        #expect(stage.offer(Self.frame(0), waitIfFull: false))
+        // The stage's thread is in the backend's first send now, and stays there.
+        gate.sending.wait()
+        let taken = (1...6).map { stage.offer(Self.frame($0), waitIfFull: false) }
+        #expect(taken == [true, true, false, false, false, false], "the queue holds \(EncoderStage.queueDepth)")
+        gate.release.signal()
+        try stage.finish()
+        let pts = delivered.rest().compactMap { QueueingTestBackend.identity(of: $0)?.pts }
+        #expect(pts == [0, 1, 2].map { Self.frame($0).timestamp.milliseconds })
+    }
+
+    @Test("a codec switch comes through the queue: the old session's pictures all go out first, the new one starts with an IDR")
+    func aSwitchComesThroughTheQueue() throws {
+        let delivered = Delivered()
+        let old = try QueueingTestBackend.session(Harness.settings(), capacity: 4, batch: 2, log: QueueingBackendLog()) { delivered.add($0) }
+        let new = try QueueingTestBackend.session(Harness.settings(), capacity: 4, batch: 2, log: QueueingBackendLog()) { delivered.add($0) }
+        let stage = EncoderStage(session: old, logger: Harness.quietLogger, failed: { _ in })
+        try stage.start()
+        for index in 0..<3 { #expect(stage.offer(Self.frame(index), waitIfFull: true)) }
+        stage.replace(with: new)
+        #expect(stage.session === new)
+        #expect(old.isClosed, "flushed on the stage's thread, then closed")
+        for index in 3..<6 { #expect(stage.offer(Self.frame(index), waitIfFull: true)) }
+        try stage.finish()
+        let pictures = delivered.rest()
+        #expect(pictures.compactMap { QueueingTestBackend.identity(of: $0)?.pts } == (0..<6).map { Self.frame($0).timestamp.milliseconds })
+        #expect(pictures.indices.filter { pictures[$0].isKeyframe } == [0, 3])
+    }
+
+    @Test("a bitrate change and a keyframe request made on another thread reach the backend on the stage's")
+    func controlReachesTheBackendOnItsThread() throws {
+        let delivered = Delivered()
+        let log = QueueingBackendLog()
+        let session = try QueueingTestBackend.session(Harness.settings(), capacity: 4, batch: 1, log: log) { delivered.add($0) }
+        let stage = EncoderStage(session: session, logger: Harness.quietLogger, failed: { _ in })
+        try stage.start()
+        #expect(stage.offer(Self.frame(0), waitIfFull: true))
+        #expect(delivered.next() != nil)
+        try stage.session.reconfigure(bitrateKbps: 650)
+        // Nothing reached the backend yet: the change waits for the next picture.
+        #expect(log.current.bitrates.isEmpty)
+        #expect(stage.session.bitrateKbps == 650)
+        let index = stage.session.requestKeyframe()
+        #expect(stage.offer(Self.frame(1), waitIfFull: true))
+        try stage.finish()
+        #expect(log.current.bitrates == [650])
+        #expect(index == 1)
+        #expect(delivered.rest().map(\.isKeyframe) == [true], "frame 1 was asked to be a keyframe")
+    }
+}
+
+/// Wraps a backend and holds its first send until the test releases it: an encoder stalled.
+final class BlockingFirstSend: Sendable {
+    let sending = try! WakeEvent()
+    let release = try! WakeEvent()
+
+    func wrapping(_ backend: any EncoderBackend) -> any EncoderBackend { Blocking(backend, gate: self) }
+
+    private final class Blocking: EncoderBackend {
+        let wrapped: any EncoderBackend
+        let gate: BlockingFirstSend
+        var sends = 0
+
+        init(_ wrapped: any EncoderBackend, gate: BlockingFirstSend) {
+            self.wrapped = wrapped
+            self.gate = gate
+        }
+
+        init(settings: EncoderSettings, logger: Logger) throws(EncoderError) { fatalError("made by wrapping") }
+
+        func streamHeaders() throws(EncoderError) -> [[UInt8]] { try wrapped.streamHeaders() }
+
+        func send(_ image: X264InputImage, pts: Int64, forceIDR: Bool) throws(EncoderError) -> EncoderSendStatus {
+            sends += 1
+            if sends == 1 {
+                gate.sending.signal()
+                gate.release.wait()
+            }
+            return try wrapped.send(image, pts: pts, forceIDR: forceIDR)
+        }
+
+        func sendEndOfStream() throws(EncoderError) { try wrapped.sendEndOfStream() }
+        func receive() throws(EncoderError) -> EncoderReceiveStatus { try wrapped.receive() }
+        func reconfigure(bitrateKbps: Int) throws(EncoderError) { try wrapped.reconfigure(bitrateKbps: bitrateKbps) }
+    }
+}
