@@ -109,8 +109,11 @@ public struct Pipeline: Service {
             throw PipelineError.encoderFailed("\(error)")
         }
         defer { encoder.close() }
+        // A file played flat out waits for the encoder (backpressure); a live source drops a
+        // picture the encoder has no room for, never a placeholder (EncoderStage.whenFull).
         let encoderStage = EncoderStage(
-            session: encoder, logger: logger, failed: { stop.fire(.failed(.encoderFailed("\($0)"))) },
+            session: encoder, upstream: settings.source.pace == .fast ? .flatOut : .live, logger: logger,
+            failed: { stop.fire(.failed(.encoderFailed("\($0)"))) },
             encoded: { counters.encodeNanoseconds.add($0, ordering: .relaxed) })
         // A file played flat out synthesises its stamps: latency measured against them means nothing.
         let latency: LatencyRecorder? = settings.source.pace == .fast ? nil : LatencyRecorder()
@@ -164,8 +167,6 @@ public struct Pipeline: Service {
         // capture thread, outside the encoder's locks; a frame that already is one goes on untouched.
         let conversion = ConversionStage(size: settings.encoder.size, scaling: settings.encoder.scaling)
         let wallClockLogged = Atomic<Bool>(false)
-        // A file played flat out waits for the encoder (backpressure); a live source never does.
-        let waitForEncoder = settings.source.pace == .fast
         let deliver: @Sendable (VideoFrame) -> Void = { frame in
             stall?.waitWhileStalled()
             let (set, earlier) = firstFrame.compareExchange(expected: 0, desired: frame.timestamp.nanoseconds, ordering: .relaxed)
@@ -186,7 +187,7 @@ public struct Pipeline: Service {
                 let planar = stages.encoderWantsI420.load(ordering: .relaxed)
                 try conversion.convert(frame, planar: planar) { picture in
                     overlay.filter(picture) { filtered in
-                        if !encoderStage.offer(filtered, waitIfFull: waitForEncoder) {
+                        if !encoderStage.offer(filtered) {
                             counters.droppedAtEncoder.add(1, ordering: .relaxed)
                         }
                         // The picture as it was handed on, overlay included (the overlay's bytes go back after).

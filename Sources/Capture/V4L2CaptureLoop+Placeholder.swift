@@ -123,6 +123,8 @@ extension V4L2CaptureLoop {
         var frame = (holding ? lastGoodFrame : nil) ?? slateFrame(at: due)
         frame.timestamp = due
         frame.sequence = nextSequence
+        // A slot this loop has decided to fill: the encoder stage waits for room rather than drop it.
+        frame.isPlaceholder = true
         nextSequence += 1
         counters.placeholders.add(1, ordering: .relaxed)
         if timestampAdvances(due) { send(frame) }

@@ -53,13 +53,15 @@ final class PictureBuffer: @unchecked Sendable {
         SourcePlane(base: UnsafePointer(plane(index)), bytesPerRow: planes[index].bytesPerRow)
     }
 
-    /// The buffer as a frame stamped like `source`, its bytes lent writable (the overlay draws on
-    /// them in place) until the returned loan ends.
+    /// The buffer as a frame stamped like `source` (its time, number and whether it is a
+    /// placeholder), its bytes lent writable (the overlay draws on them in place) until the
+    /// returned loan ends.
     func frame(stampedLike source: VideoFrame) -> (frame: VideoFrame, loan: BorrowedPixels) {
         let loan = BorrowedPixels(UnsafeRawBufferPointer(storage), writable: true)
-        let frame = VideoFrame(
+        var frame = VideoFrame(
             width: width, height: height, pixelFormat: pixelFormat, planes: planes, borrowing: loan,
             timestamp: source.timestamp, sequence: source.sequence)
+        frame.isPlaceholder = source.isPlaceholder
         return (frame, loan)
     }
 }

@@ -25,7 +25,44 @@ public final class EncoderStage: Sendable {
         case replace(EncoderSession, done: StageQueue<Void>)
     }
 
+    /// Who hands the stage its pictures: with the picture itself, what a full queue does
+    /// (`whenFull`).
+    public enum Upstream: Sendable {
+        /// A camera, the test pattern, a file played in real time: it keeps its own cadence.
+        case live
+        /// A file played as fast as it can be read (`--pace fast`): the encoder is its pace.
+        case flatOut
+    }
+
+    /// What a full queue does with `picture` from `upstream`; decided here and nowhere else.
+    ///
+    /// - A file played flat out waits for room: backpressure, as ffmpeg's scheduler applies it;
+    ///   nothing is lost, the encoder sets the pace.
+    /// - A live source's placeholder waits too. It fills a slot the source has already decided to
+    ///   fill: the slots a loss or a silence took to notice, sent after the fact as fast as the loop
+    ///   goes (up to a second behind, `PlaceholderSlots`), and the ones before a returning camera's
+    ///   first frame. Such a burst finds the queue full by its nature; dropping from it would put
+    ///   back the holes in the time line that the backfill exists to close. The source's own limit
+    ///   bounds the wait: slots further back than the backfill limit it skips, and counts.
+    /// - A live source's captured picture is dropped (the caller counts it): the camera, or the
+    ///   test pattern's clock, keeps its cadence while the encoder is behind, and the next picture
+    ///   is a fresh one rather than one that waited.
+    ///
+    /// Not by how far behind now a picture is stamped: the tail of a backfill burst and the slot
+    /// sent just ahead of a returning camera's frame are stamped within an interval of now (the
+    /// latter up to an interval after it), yet must not be dropped; and a camera's own frame may
+    /// be stamped an interval or more back (stamped at the start of its exposure, dequeued from a
+    /// backlog on a loaded machine) without being a slot the source chose to fill, and waiting
+    /// for it would tie the camera to the encoder again.
+    static func whenFull(for picture: VideoFrame, from upstream: Upstream) -> StageQueue<Input>.WhenFull {
+        switch upstream {
+        case .flatOut: .wait
+        case .live: picture.isPlaceholder ? .wait : .drop
+        }
+    }
+
     private let queue = StageQueue<Input>(capacity: EncoderStage.queueDepth)
+    private let upstream: Upstream
     private let current: PublishedReference<EncoderSession>
     private let thread = Lock<DedicatedThread?>(nil)
     /// What the last flush said: set by the stage's thread before it ends, read after the join.
@@ -36,13 +73,14 @@ public final class EncoderStage: Sendable {
     /// How long each encode call took (ns, wall time), for the registry.
     private let encoded: @Sendable (_ nanoseconds: Int) -> Void
 
-    /// The stage around `session`; `start` begins its thread.
+    /// The stage around `session`, fed by `upstream`; `start` begins its thread.
     public init(
-        session: EncoderSession, logger: Logger,
+        session: EncoderSession, upstream: Upstream, logger: Logger,
         failed: @escaping @Sendable (EncoderError) -> Void,
         encoded: @escaping @Sendable (_ nanoseconds: Int) -> Void = { _ in }
     ) {
         current = PublishedReference(session)
+        self.upstream = upstream
         self.logger = logger
         self.failed = failed
         self.encoded = encoded
@@ -65,11 +103,14 @@ public final class EncoderStage: Sendable {
 
     /// Hands `picture` to the encoder: a copy, so the caller's buffer (a camera's, a source's own
     /// it refills, one the overlay draws on and restores) is the caller's again when this returns.
-    /// `waitIfFull`: a file played flat out waits for room; a live source does not, and the
-    /// picture is dropped: false, for the caller to count.
-    public func offer(_ picture: VideoFrame, waitIfFull: Bool) -> Bool {
-        queue.push(.picture(picture.copied()), whenFull: waitIfFull ? .wait : .drop)
+    /// When the queue is full the picture waits for room or is dropped (`whenFull`); false: it
+    /// was dropped, for the caller to count (or the stage has finished).
+    public func offer(_ picture: VideoFrame) -> Bool {
+        queue.push(.picture(picture.copied()), whenFull: Self.whenFull(for: picture, from: upstream))
     }
+
+    /// Pictures handed over that wait for room in the queue now (0 or 1: one capture thread).
+    public var waitingForRoom: Int { queue.waitingPushers }
 
     /// Makes `replacement` the session from the next picture on: the one in force is flushed
     /// first on the stage's thread, so its last pictures go out before the new one's first.

@@ -11,11 +11,12 @@
 ///
 /// Waits are `ConditionLock`'s (the queue is the state they wait on); no sleep, no polling.
 public final class StageQueue<Element: Sendable>: @unchecked Sendable {
-    // @unchecked: `items`, `isClosed` and `waitingPushers` are read and written only while
-    // `condition` is locked.
+    // @unchecked: `items`, `isClosed` and `waiting` are read and written only while `condition`
+    // is locked.
     private let condition = ConditionLock()
     private var items: [Element] = []
     private var isClosed = false
+    private var waiting = 0
     public let capacity: Int
     /// Fails when a thread pushes with a lock held (debug builds; a test may catch it).
     public let lockCheck = DebugCheck()
@@ -43,7 +44,9 @@ public final class StageQueue<Element: Sendable>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         if whenFull == .wait {
+            waiting += 1
             while items.count >= capacity && !isClosed { condition.wait() }
+            waiting -= 1
         }
         guard !isClosed, items.count < capacity || whenFull == .exceed else { return false }
         items.append(element)
@@ -74,4 +77,7 @@ public final class StageQueue<Element: Sendable>: @unchecked Sendable {
 
     /// Items waiting now.
     public var depth: Int { condition.withLock { items.count } }
+
+    /// Pushers in `.wait` now (waiting for room, or about to find it).
+    public var waitingPushers: Int { condition.withLock { waiting } }
 }

@@ -28,6 +28,12 @@ public struct VideoFrame: Sendable {
     public var timestamp: MonotonicTime
     /// The source's frame number; gaps mean the source dropped frames.
     public var sequence: UInt64
+    /// A picture the source sends for a frame slot its camera left empty (the last good picture,
+    /// the slate) instead of one it captured. The source has decided to fill that slot, often in
+    /// a burst stamped in the past as it catches up, so the stream has no hole there only if the
+    /// encoder gets it: the encoder stage waits for room for it rather than drop it
+    /// (`EncoderStage.whenFull`). Conversion keeps it (`stampedLike`).
+    public var isPlaceholder = false
     var pixels: Pixels
 
     enum Pixels: Sendable {

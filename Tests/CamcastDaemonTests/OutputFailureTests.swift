@@ -28,7 +28,7 @@ struct OutputFailureTests {
         let encoder = try EncoderSession(settings: settings.encoder, logger: logger) { _ in }
         let stop = StopSignal()
         let stages = PipelineStages(
-            settings: settings, encoder: EncoderStage(session: encoder, logger: logger, failed: { _ in }), stop: stop, latency: nil) { 0 }
+            settings: settings, encoder: EncoderStage(session: encoder, upstream: .live, logger: logger, failed: { _ in }), stop: stop, latency: nil) { 0 }
         let file = CountingOutput("a.flv")
         let server = CountingOutput("rtmp")
         let fileIdentity = OutputIdentity()

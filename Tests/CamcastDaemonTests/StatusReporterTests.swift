@@ -25,7 +25,7 @@ struct StatusReporterTests {
         let settings = ReloadPlanTests.settings()
         let encoder = try EncoderSession(settings: settings.encoder, logger: logger) { _ in }
         let stages = PipelineStages(
-            settings: settings, encoder: EncoderStage(session: encoder, logger: logger, failed: { _ in }), stop: StopSignal(), latency: nil) { 0 }
+            settings: settings, encoder: EncoderStage(session: encoder, upstream: .live, logger: logger, failed: { _ in }), stop: StopSignal(), latency: nil) { 0 }
         control.attach(Pipeline(settings: settings, logger: logger, control: control), stages)
 
         var received: [String] = []
@@ -68,7 +68,7 @@ struct StatusReporterShutdownTests {
         settings.statusIntervalSeconds = 0.01
         let encoder = try EncoderSession(settings: settings.encoder, logger: logger) { _ in }
         let stages = PipelineStages(
-            settings: settings, encoder: EncoderStage(session: encoder, logger: logger, failed: { _ in }), stop: StopSignal(), latency: nil) { 0 }
+            settings: settings, encoder: EncoderStage(session: encoder, upstream: .live, logger: logger, failed: { _ in }), stop: StopSignal(), latency: nil) { 0 }
         control.attach(Pipeline(settings: settings, logger: logger, control: control), stages)
         let reporter = StatusReporter(
             notifier: SystemdNotifier(environment: [:]), control: control, logger: logger, initialIntervalSeconds: 0.01)

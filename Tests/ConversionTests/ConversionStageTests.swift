@@ -94,6 +94,24 @@ import Testing
         #expect(stage.cost.frames == 10 && stage.cost.cpuNanoseconds > 0)
     }
 
+    /// The encoder stage waits for room for a placeholder rather than drop it
+    /// (`EncoderStage.whenFull`): a converted placeholder must still say it is one, and a
+    /// converted camera frame must not.
+    @Test(arguments: [PixelFormat.yuyv, .rgb24])
+    func aConvertedPictureIsAPlaceholderIfItsFrameWas(_ format: PixelFormat) throws {
+        let stage = ConversionStage(size: Self.stream, scaling: .fit)
+        var placeholder = Self.frame(format)
+        placeholder.isPlaceholder = true
+        let converted = try [placeholder, Self.frame(format)].map { frame in
+            try stage.convert(frame) { picture in
+                #expect(picture.pixelFormat == .nv12 || picture.pixelFormat == .i420)
+                return picture.isPlaceholder
+            }
+        }
+        #expect(converted == [true, false])
+        #expect(stage.cost.framesConverted == 2)
+    }
+
     /// x265 reads I420 only: for it, NV12 and the formats that would become NV12 become I420 here,
     /// outside the encoder's lock (its backend would split NV12 under the lock otherwise).
     @Test(arguments: [PixelFormat.nv12, .nv21, .yuyv, .uyvy])

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import Media
 import Synchronization
@@ -40,9 +43,9 @@ import Testing
         let session = try QueueingTestBackend.session(Harness.settings(), capacity: 4, batch: 1, log: log) { delivered.add($0) }
         let caught = Caught()
         session.confinement.check.catchFailures { caught.add($0) }
-        let stage = EncoderStage(session: session, logger: Harness.quietLogger, failed: { _ in })
+        let stage = EncoderStage(session: session, upstream: .flatOut, logger: Harness.quietLogger, failed: { _ in })
         try stage.start()
-        #expect(stage.offer(Self.frame(0), waitIfFull: true))
+        #expect(stage.offer(Self.frame(0)))
         // Out on the stage's thread, which bound the session before it.
         #expect(delivered.next() != nil)
         #expect(caught.all.isEmpty, "\(caught.all)")
@@ -58,14 +61,14 @@ import Testing
     @Test("handing a picture over with a lock held fails the debug check; without one it passes")
     func handOffWithALockHeldIsCaught() throws {
         let session = try QueueingTestBackend.session(Harness.settings(), capacity: 4, batch: 1, log: QueueingBackendLog()) { _ in }
-        let stage = EncoderStage(session: session, logger: Harness.quietLogger, failed: { _ in })
+        let stage = EncoderStage(session: session, upstream: .flatOut, logger: Harness.quietLogger, failed: { _ in })
         let caught = Caught()
         stage.handOffCheck.catchFailures { caught.add($0) }
         try stage.start()
         let held = Lock(0)
-        held.withLock { _ in _ = stage.offer(Self.frame(0), waitIfFull: true) }
+        held.withLock { _ in _ = stage.offer(Self.frame(0)) }
         #expect(caught.all == ["a push into a stage queue with 1 lock(s) held by the pushing thread"])
-        _ = stage.offer(Self.frame(1), waitIfFull: true)
+        _ = stage.offer(Self.frame(1))
         #expect(caught.all.count == 1)
         try stage.finish()
     }
@@ -79,12 +82,12 @@ import Testing
             settings: Harness.settings(), logger: Harness.quietLogger, recovery: .standard,
             backendOpener: { (_, _) throws(EncoderError) in gate.wrapping(QueueingTestBackend(capacity: 4, batch: 1, log: QueueingBackendLog())) },
             output: { delivered.add($0) })
-        let stage = EncoderStage(session: session, logger: Harness.quietLogger, failed: { _ in })
+        let stage = EncoderStage(session: session, upstream: .live, logger: Harness.quietLogger, failed: { _ in })
         try stage.start()
-        #expect(stage.offer(Self.frame(0), waitIfFull: false))
+        #expect(stage.offer(Self.frame(0)))
         // The stage's thread is in the backend's first send now, and stays there.
         gate.sending.wait()
-        let taken = (1...6).map { stage.offer(Self.frame($0), waitIfFull: false) }
+        let taken = (1...6).map { stage.offer(Self.frame($0)) }
         #expect(taken == [true, true, false, false, false, false], "the queue holds \(EncoderStage.queueDepth)")
         gate.release.signal()
         try stage.finish()
@@ -92,18 +95,70 @@ import Testing
         #expect(pts == [0, 1, 2].map { Self.frame($0).timestamp.milliseconds })
     }
 
+    @Test("a full queue drops a live source's captured picture; its placeholder and every picture of a file played flat out wait for room")
+    func whatAFullQueueDoesIsThePicturesKind() {
+        var placeholder = Self.frame(1)
+        placeholder.isPlaceholder = true
+        #expect(EncoderStage.whenFull(for: Self.frame(0), from: .live) == .drop)
+        #expect(EncoderStage.whenFull(for: placeholder, from: .live) == .wait)
+        #expect(EncoderStage.whenFull(for: Self.frame(0), from: .flatOut) == .wait)
+        #expect(EncoderStage.whenFull(for: placeholder, from: .flatOut) == .wait)
+    }
+
+    @Test("a camera's burst of backfilled placeholders meets an encoder stalled with a full queue: each waits for room, none is dropped, all in order after the queued ones")
+    func backfilledPlaceholdersWaitForAStalledEncoder() throws {
+        let delivered = Delivered()
+        let gate = BlockingFirstSend()
+        let session = try EncoderSession(
+            settings: Harness.settings(), logger: Harness.quietLogger, recovery: .standard,
+            backendOpener: { (_, _) throws(EncoderError) in gate.wrapping(QueueingTestBackend(capacity: 4, batch: 1, log: QueueingBackendLog())) },
+            output: { delivered.add($0) })
+        let stage = EncoderStage(session: session, upstream: .live, logger: Harness.quietLogger, failed: { _ in })
+        try stage.start()
+        #expect(stage.offer(Self.frame(0)))
+        gate.sending.wait()
+        // The encoder is stuck in picture 0's send; 1 and 2 fill the queue, live 3 is dropped.
+        #expect([1, 2, 3].map { stage.offer(Self.frame($0)) } == [true, true, false])
+        // The camera came back after an outage the loop noticed late: slots 4...8 go out at once,
+        // each stamped at its own (past) instant, as V4L2CaptureLoop's backfill sends them.
+        let burst = (4...8).map { index in
+            var placeholder = Self.frame(index)
+            placeholder.isPlaceholder = true
+            return placeholder
+        }
+        let taken = Mutex<[Bool]>([])
+        let capture = try DedicatedThread {
+            for placeholder in burst {
+                let accepted = stage.offer(placeholder)
+                taken.withLock { $0.append(accepted) }
+            }
+        }
+        // The first of them waits for room while the encoder is still stalled: not dropped. (A
+        // drop would return at once, and nothing would ever wait: the bound is only for that.)
+        let deadline = MonotonicTime.now().adding(nanoseconds: 10_000_000_000)
+        while stage.waitingForRoom == 0, MonotonicTime.now() < deadline { usleep(1_000) }
+        #expect(stage.waitingForRoom == 1, "a placeholder offered to a full queue waits")
+        #expect(taken.withLock { $0 }.isEmpty, "nothing of the burst went in while the encoder was stalled")
+        gate.release.signal()
+        capture.join()
+        try stage.finish()
+        #expect(taken.withLock { $0 } == [true, true, true, true, true])
+        let pts = delivered.rest().compactMap { QueueingTestBackend.identity(of: $0)?.pts }
+        #expect(pts == [0, 1, 2, 4, 5, 6, 7, 8].map { Self.frame($0).timestamp.milliseconds })
+    }
+
     @Test("a codec switch comes through the queue: the old session's pictures all go out first, the new one starts with an IDR")
     func aSwitchComesThroughTheQueue() throws {
         let delivered = Delivered()
         let old = try QueueingTestBackend.session(Harness.settings(), capacity: 4, batch: 2, log: QueueingBackendLog()) { delivered.add($0) }
         let new = try QueueingTestBackend.session(Harness.settings(), capacity: 4, batch: 2, log: QueueingBackendLog()) { delivered.add($0) }
-        let stage = EncoderStage(session: old, logger: Harness.quietLogger, failed: { _ in })
+        let stage = EncoderStage(session: old, upstream: .flatOut, logger: Harness.quietLogger, failed: { _ in })
         try stage.start()
-        for index in 0..<3 { #expect(stage.offer(Self.frame(index), waitIfFull: true)) }
+        for index in 0..<3 { #expect(stage.offer(Self.frame(index))) }
         stage.replace(with: new)
         #expect(stage.session === new)
         #expect(old.isClosed, "flushed on the stage's thread, then closed")
-        for index in 3..<6 { #expect(stage.offer(Self.frame(index), waitIfFull: true)) }
+        for index in 3..<6 { #expect(stage.offer(Self.frame(index))) }
         try stage.finish()
         let pictures = delivered.rest()
         #expect(pictures.compactMap { QueueingTestBackend.identity(of: $0)?.pts } == (0..<6).map { Self.frame($0).timestamp.milliseconds })
@@ -115,16 +170,16 @@ import Testing
         let delivered = Delivered()
         let log = QueueingBackendLog()
         let session = try QueueingTestBackend.session(Harness.settings(), capacity: 4, batch: 1, log: log) { delivered.add($0) }
-        let stage = EncoderStage(session: session, logger: Harness.quietLogger, failed: { _ in })
+        let stage = EncoderStage(session: session, upstream: .flatOut, logger: Harness.quietLogger, failed: { _ in })
         try stage.start()
-        #expect(stage.offer(Self.frame(0), waitIfFull: true))
+        #expect(stage.offer(Self.frame(0)))
         #expect(delivered.next() != nil)
         try stage.session.reconfigure(bitrateKbps: 650)
         // Nothing reached the backend yet: the change waits for the next picture.
         #expect(log.current.bitrates.isEmpty)
         #expect(stage.session.bitrateKbps == 650)
         let index = stage.session.requestKeyframe()
-        #expect(stage.offer(Self.frame(1), waitIfFull: true))
+        #expect(stage.offer(Self.frame(1)))
         try stage.finish()
         #expect(log.current.bitrates == [650])
         #expect(index == 1)

@@ -55,9 +55,9 @@ import Testing
         queue.push(0, whenFull: .drop)
         #expect(caught.withLock { $0 }.isEmpty)
         let lock = Lock(0)
-        lock.withLock { _ in queue.push(1, whenFull: .drop) }
+        lock.withLock { _ in _ = queue.push(1, whenFull: .drop) }
         let condition = ConditionLock()
-        condition.withLock { queue.push(2, whenFull: .drop) }
+        condition.withLock { _ = queue.push(2, whenFull: .drop) }
         #expect(caught.withLock { $0 } == [
             "a push into a stage queue with 1 lock(s) held by the pushing thread",
             "a push into a stage queue with 1 lock(s) held by the pushing thread",
