@@ -276,7 +276,8 @@ public struct Pipeline: Service {
             metadata: [
                 "reason": "\(reason)", "frames": "\(counters.framesEncoded.load(ordering: .relaxed))",
                 // The media time the run covered, first frame to last: its frame slots are this
-                // over the interval, plus one, each encoded, skipped or dropped by the driver.
+                // over the interval, plus one, each encoded, skipped, dropped at the encoder's
+                // full queue (encoder_dropped) or dropped by the driver.
                 "media_ms": "\(Self.mediaMilliseconds(first: firstFrame.load(ordering: .relaxed), lastMilliseconds: lastFrameHandedOn.load(ordering: .relaxed)))",
                 "skipped": "\(finalSource?.skippedFrames ?? 0)",
                 "driver_dropped": "\(finalSource?.driverDroppedFrames ?? 0)", "bad_frames": "\(finalSource?.badFrames ?? 0)",

@@ -73,6 +73,14 @@ struct EncoderStagePipelineTests {
         #expect(summary["encoder_dropped"] == "\(dropped)")
         // Every picture the source handed on was either encoded or dropped at the queue.
         #expect(captured == encoded + dropped, "captured \(captured), encoded \(encoded), dropped \(dropped)")
+        // And the run's frame slots (media_ms over the interval, plus the first) are each encoded,
+        // skipped at the source or dropped at the queue, as the integration tests count them
+        // (CamcastLog.unencodedSlots); 2 for the ends' rounding.
+        let mediaMilliseconds = try #require(summary["media_ms"].flatMap { Int($0) }, "\(summary)")
+        let slots = Int((Double(mediaMilliseconds * Self.fps) / 1000).rounded()) + 1
+        let skipped = try #require(summary["skipped"].flatMap { Int($0) })
+        #expect(abs(encoded + skipped + dropped - slots) <= 2, "\(encoded) encoded + \(skipped) skipped + \(dropped) dropped vs \(slots) slots")
+        #expect(summary["frames"] == "\(encoded)")
         // One connection, never lost; every encoded picture reached the server and decodes.
         let reading = try #require(control.telemetry.outputMeters.first?.reading())
         #expect(reading.connectAttempts == 1 && reading.reconnects == 0, "\(reading)")

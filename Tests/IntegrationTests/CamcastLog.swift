@@ -34,6 +34,16 @@ enum CamcastLog {
         log.split(separator: "\n").last { $0.contains(" stopped") }.flatMap { value(key, in: String($0)) }.flatMap { Int($0) }
     }
 
+    /// Frame slots of the run that no encoded picture fills, from its stop summary: the ones the
+    /// source skipped (`skipped`) and the pictures a live source handed on while the encoder
+    /// stage's queue was full (`encoder_dropped`). With the pictures encoded (`frames`), and a
+    /// camera driver's drops, they are every slot of the run; each leaves a hole of one frame
+    /// interval in the stream's time line. `log`: the run's stderr, or its stop line alone.
+    static func unencodedSlots(in log: String) -> Int? {
+        guard let skipped = stopCount("skipped", in: log), let dropped = stopCount("encoder_dropped", in: log) else { return nil }
+        return skipped + dropped
+    }
+
     /// The value of `key=value` in a log line.
     static func value(_ key: String, in line: String) -> String? {
         guard let range = line.range(of: " \(key)=") else { return nil }

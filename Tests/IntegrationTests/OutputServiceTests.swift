@@ -147,8 +147,8 @@ struct OutputServiceTests {
         for name in files {
             let path = dir.appendingPathComponent(name)
             #expect(try ProbedVideo.decodeErrors(path) == "", "\(name)")
-            let skipped = CamcastLog.stopCount("skipped", in: result.stderr) ?? 0
-            let check = try ResumedStreamCheck(path, sourceSkipped: skipped)
+            let unencoded = CamcastLog.unencodedSlots(in: result.stderr) ?? 0
+            let check = try ResumedStreamCheck(path, sourceSkipped: unencoded)
             #expect(check.problems.isEmpty, "\(check.problems)")
         }
         // Every frame encoded reached the server (the clock's wrap lost none), whatever the source skipped.

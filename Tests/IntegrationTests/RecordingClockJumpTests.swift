@@ -78,14 +78,14 @@ struct RecordingClockJumpTests {
         #expect(segments.count == starts.count, "\(segments.map(\.lastPathComponent)) vs \(starts.map(\.name))")
 
         // Lengths follow stream time: no step cut one short or stretched one; nothing lost or doubled.
-        let skipped = try #require(CamcastLog.stopCount("skipped", in: result.stderr), "no stop summary\n\(result.stderr)")
+        let unencoded = try #require(CamcastLog.unencodedSlots(in: result.stderr), "no stop summary\n\(result.stderr)")
         var frames = 0
         for (number, segment) in segments.enumerated() {
             let probe = try RecordingProbe.probe(segment)
             let name = segment.lastPathComponent
             #expect(probe.videoPackets.first?.isKeyframe == true, "\(name)")
             if number < segments.count - 1 {
-                let problem = probe.cutProblem(segmentSeconds: 2, keyint: 30, skippedSlots: skipped, frameRate: 30)
+                let problem = probe.cutProblem(segmentSeconds: 2, keyint: 30, unencodedSlots: unencoded, frameRate: 30)
                 #expect(problem == nil, "\(name): \(problem ?? "")")
             }
             #expect(try ProbedVideo.decodeErrors(segment) == "", "\(name)")

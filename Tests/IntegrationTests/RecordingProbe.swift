@@ -27,10 +27,10 @@ struct RecordingProbe {
     /// keyframe at or after `segmentSeconds` of stream time. Every keyframe inside it comes before
     /// that (else the cut would have been there), and it runs until the next keyframe: fewer than
     /// `keyint` pictures after its last one, and media up to `segmentSeconds`, less the frame slots
-    /// the source skipped on a loaded machine (at `frameRate`; skipped before the cut, they shorten
-    /// a segment without a gap inside it). Nothing here depends on the machine's speed. Returns
-    /// what is wrong, or nil.
-    func cutProblem(segmentSeconds: Double, keyint: Int, skippedSlots: Int, frameRate: Double) -> String? {
+    /// no picture filled on a loaded machine (`CamcastLog.unencodedSlots`, at `frameRate`; lost
+    /// before the cut, they shorten a segment without a gap inside it). Nothing here depends on the
+    /// machine's speed. Returns what is wrong, or nil.
+    func cutProblem(segmentSeconds: Double, keyint: Int, unencodedSlots: Int, frameRate: Double) -> String? {
         guard let first = videoPackets.first else { return "no picture" }
         let keyframes = videoPackets.indices.filter { videoPackets[$0].isKeyframe }
         // dts are milliseconds (MP4) or exact in 90 kHz (MPEG-TS): half a millisecond of rounding.
@@ -39,8 +39,8 @@ struct RecordingProbe {
         }
         let afterLastKeyframe = videoPackets.count - (keyframes.last ?? 0)
         if afterLastKeyframe > keyint { return "\(afterLastKeyframe) pictures from its last keyframe, more than the \(keyint) between keyframes" }
-        if videoSeconds < segmentSeconds - Double(skippedSlots) / frameRate - 0.0015 {
-            return "\(videoSeconds) s of pictures, short of \(segmentSeconds) s less \(skippedSlots) skipped slots"
+        if videoSeconds < segmentSeconds - Double(unencodedSlots) / frameRate - 0.0015 {
+            return "\(videoSeconds) s of pictures, short of \(segmentSeconds) s less \(unencodedSlots) slots not encoded"
         }
         return nil
     }

@@ -121,11 +121,11 @@ struct VividStreamTests {
         return try #require(run.line("camera back"), "live capture did not resume\n\(run.log)")
     }
 
-    /// The recording holds exactly the frames camcast encoded; those plus what the driver and
-    /// the source dropped fill the run's duration at `fps`; camcast skipped no slot it could fill
-    /// (placeholders fill every slot from the last live frame on, however late the loss was
-    /// noticed, up to a second back); every hole in the time line is one the driver's own drops
-    /// explain; it decodes without one error.
+    /// The recording holds exactly the frames camcast encoded; those plus what the driver, the
+    /// source and the encoder's full queue dropped fill the run's duration at `fps`; camcast
+    /// skipped no slot it could fill (placeholders fill every slot from the last live frame on,
+    /// however late the loss was noticed, up to a second back); every hole in the time line is one
+    /// the driver's own drops (or camcast's counted ones) explain; it decodes without one error.
     ///
     /// No bound here depends on how fast this machine or its emulated VM is. The driver drops
     /// frames when the guest is starved (x264 starting up under TCG, a v4l2-ctl process launched
@@ -139,12 +139,15 @@ struct VividStreamTests {
     static func checkRecording(_ file: URL, of run: VividGuest.Finished, fps: Int = 30) throws {
         let encoded = try #require(run.count("frames", in: "stopped"), "no stop summary\n\(run.log)")
         let skipped = try #require(run.count("skipped", in: "stopped"))
+        // Slots without a picture: those skipped, and live pictures dropped at the encoder stage's
+        // full queue (never a placeholder: EncoderStage.whenFull).
+        let unencoded = try #require(CamcastLog.unencodedSlots(in: run.log))
         let driverDropped = try #require(run.count("driver_dropped", in: "stopped"))
         // The run's media time, first frame to last (an outage run ends after the camera's return,
         // whenever that was): its frame slots are that over the interval, plus the first.
         let mediaMilliseconds = try #require(run.count("media_ms", in: "stopped"))
         let slots = Int((Double(mediaMilliseconds * fps) / 1000).rounded()) + 1
-        print("vivid -> host: \(encoded) frames encoded, \(skipped) skipped, \(driverDropped) dropped by the driver, \(slots) slots")
+        print("vivid -> host: \(encoded) frames encoded, \(skipped) skipped, \(unencoded - skipped) dropped at the encoder, \(driverDropped) dropped by the driver, \(slots) slots")
         // Skipped slots are camcast's own holes: a timestamp that did not advance (2, the first and
         // last slot's rounding), or slots further back than the backfill limit, noticed in the log
         // with how far behind the loop was, which must be past that limit (1 s; whole ms, rounded
@@ -174,21 +177,22 @@ struct VividStreamTests {
         let interval = 1000 / fps
         print("vivid -> host: gaps over 1.5 intervals (ms): \(gaps.enumerated().filter { $0.element * 2 > interval * 3 }.map { "\(times[$0.offset])+\($0.element)" })")
         #expect(gaps.allSatisfy { $0 > 0 }, "timestamps must increase strictly")
-        // Every slot of the run encoded, skipped or dropped by the driver. The driver's drops are
+        // Every slot of the run encoded, skipped, dropped at the encoder or by the driver. The driver's drops are
         // counted from its sequence numbers up to the frame that ended the run, so a run of drops
         // across the end counts slots past it: as many as the longest run of drops in the stream
         // (its longest gap), and 2 for the first and last slot's rounding.
         let longestDropRun = max(0, ((gaps.max() ?? interval) + interval / 2) / interval - 1)
-        #expect(abs(encoded + skipped + driverDropped - slots) <= 2 + longestDropRun,
-                "\(encoded) encoded + \(skipped) skipped + \(driverDropped) dropped by the driver vs \(slots) frame slots (longest drop run \(longestDropRun))")
+        #expect(abs(encoded + unencoded + driverDropped - slots) <= 2 + longestDropRun,
+                "\(encoded) encoded + \(unencoded) skipped or dropped at the encoder + \(driverDropped) dropped by the driver vs \(slots) frame slots (longest drop run \(longestDropRun))")
         #expect(try ProbedVideo.decodeErrors(file) == "")
         guard movedUp == 0 else {
             print("vivid -> host: \(movedUp) packets moved up (pictures up to \(latencyMax) ms late): the time line is this machine's speed, not checked")
             return
         }
-        // A hole longer than every slot the driver dropped (and camcast skipped) together, plus the
-        // slot itself and half a slot of timestamp jitter, is not the driver's: it is ours.
-        let explained = (driverDropped + skipped + 1) * interval + interval / 2
+        // A hole longer than every slot the driver dropped (and camcast skipped or dropped at the
+        // encoder) together, plus the slot itself and half a slot of timestamp jitter, is not the
+        // driver's: it is ours.
+        let explained = (driverDropped + unencoded + 1) * interval + interval / 2
         #expect((gaps.max() ?? 0) <= explained, "a \(gaps.max() ?? 0) ms hole in the stream; \(driverDropped) dropped by the driver explain \(explained) ms")
         // The recording spans the run, less what drops at its ends could take off it.
         let span = (times.last ?? 0) - (times.first ?? 0)
