@@ -12,8 +12,9 @@ import Telemetry
 /// Source → encoder → FLV → outputs, run as one service.
 ///
 /// The source's capture thread converts each frame, draws the overlay and hands a copy to the
-/// encoder stage's queue (`EncoderStage`: a thread of its own; a live source never waits for it,
-/// a full queue drops the picture and counts it). The stage's thread encodes and hands each coded
+/// encoder stage's queue (`EncoderStage`: a thread of its own; a live source's captured picture
+/// never waits for it, a full queue drops it and counts it, while a placeholder or a file played
+/// flat out waits for room). The stage's thread encodes and hands each coded
 /// picture on, with no lock held; it becomes one codec-neutral `MediaPacket` on the
 /// stream clock, handed to each output, which muxes it for itself (a file writes at once; an RTMP
 /// output queues for its publisher thread). `run` returns after a clean stop — on

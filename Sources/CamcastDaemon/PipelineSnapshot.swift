@@ -10,7 +10,8 @@ struct PipelineSnapshot: Sendable, Equatable {
     var encodedBytes: Int
     /// Frames the source skipped because the encoder did not keep up.
     var skippedAtSource: Int
-    /// Pictures dropped at the encoder stage's full queue (a live source does not wait for it).
+    /// A live source's pictures dropped at the encoder stage's full queue (it does not wait for it;
+    /// a placeholder does, and is never dropped there).
     var droppedAtEncoder = 0
     /// Frames the camera's driver dropped before the source saw them.
     var droppedByDriver = 0

@@ -6,8 +6,9 @@ import Synchronization
 /// (`StageQueue`), and the session in force, which only this thread calls (debug builds check it:
 /// `EncoderSession.confinement`). The capture thread hands it a copy of each picture and goes
 /// back to its camera; a slow encode (x265 starting its threads, a stalled hardware encoder) then
-/// costs pictures here, counted by the caller, never the source's cadence. Pictures come out of
-/// the session's output handler on this thread, with no lock held.
+/// costs live pictures here, counted by the caller, never the source's cadence (placeholders and
+/// a file played flat out wait instead: `whenFull`). Pictures come out of the session's output
+/// handler on this thread, with no lock held.
 ///
 /// What reaches the encoder goes through the queue (pictures, a codec switch) or an atomic the
 /// next encode reads (keyframe requests, bitrate changes: the session's); nothing polls.
