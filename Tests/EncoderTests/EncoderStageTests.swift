@@ -74,9 +74,9 @@ import Testing
     }
     #endif
 
-    @Test("a full queue refuses a live source's picture at once; the waiting ones are encoded")
-    func aFullQueueDropsInsteadOfWaiting() throws {
-        let delivered = Delivered()
+    /// A stage fed by a live source whose thread is stuck in the backend's first send (picture 0's)
+    /// until the test signals `gate.release`; its pictures go to `delivered`.
+    static func stalledLiveStage(delivering delivered: Delivered) throws -> (EncoderStage, BlockingFirstSend) {
         let gate = BlockingFirstSend()
         let session = try EncoderSession(
             settings: Harness.settings(), logger: Harness.quietLogger, recovery: .standard,
@@ -85,8 +85,14 @@ import Testing
         let stage = EncoderStage(session: session, upstream: .live, logger: Harness.quietLogger, failed: { _ in })
         try stage.start()
         #expect(stage.offer(Self.frame(0)))
-        // The stage's thread is in the backend's first send now, and stays there.
         gate.sending.wait()
+        return (stage, gate)
+    }
+
+    @Test("a full queue refuses a live source's picture at once; the waiting ones are encoded")
+    func aFullQueueDropsInsteadOfWaiting() throws {
+        let delivered = Delivered()
+        let (stage, gate) = try Self.stalledLiveStage(delivering: delivered)
         let taken = (1...6).map { stage.offer(Self.frame($0)) }
         #expect(taken == [true, true, false, false, false, false], "the queue holds \(EncoderStage.queueDepth)")
         gate.release.signal()
@@ -108,15 +114,7 @@ import Testing
     @Test("a camera's burst of backfilled placeholders meets an encoder stalled with a full queue: each waits for room, none is dropped, all in order after the queued ones")
     func backfilledPlaceholdersWaitForAStalledEncoder() throws {
         let delivered = Delivered()
-        let gate = BlockingFirstSend()
-        let session = try EncoderSession(
-            settings: Harness.settings(), logger: Harness.quietLogger, recovery: .standard,
-            backendOpener: { (_, _) throws(EncoderError) in gate.wrapping(QueueingTestBackend(capacity: 4, batch: 1, log: QueueingBackendLog())) },
-            output: { delivered.add($0) })
-        let stage = EncoderStage(session: session, upstream: .live, logger: Harness.quietLogger, failed: { _ in })
-        try stage.start()
-        #expect(stage.offer(Self.frame(0)))
-        gate.sending.wait()
+        let (stage, gate) = try Self.stalledLiveStage(delivering: delivered)
         // The encoder is stuck in picture 0's send; 1 and 2 fill the queue, live 3 is dropped.
         #expect([1, 2, 3].map { stage.offer(Self.frame($0)) } == [true, true, false])
         // The camera came back after an outage the loop noticed late: slots 4...8 go out at once,
