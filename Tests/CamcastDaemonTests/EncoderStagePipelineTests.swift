@@ -81,6 +81,8 @@ struct EncoderStagePipelineTests {
         let skipped = try #require(summary["skipped"].flatMap { Int($0) })
         #expect(abs(encoded + skipped + dropped - slots) <= 2, "\(encoded) encoded + \(skipped) skipped + \(dropped) dropped vs \(slots) slots")
         #expect(summary["frames"] == "\(encoded)")
+        // What /metrics (reason="encoder_queue_full") and /status read says the same.
+        #expect(control.telemetry.report().droppedAtEncoder == dropped)
         // One connection, never lost; every encoded picture reached the server and decodes.
         let reading = try #require(control.telemetry.outputMeters.first?.reading())
         #expect(reading.connectAttempts == 1 && reading.reconnects == 0, "\(reading)")

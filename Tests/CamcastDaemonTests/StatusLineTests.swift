@@ -40,6 +40,15 @@ import Testing
             line == "[waiting for camera /dev/video0] 1280x720 in 30.0 fps out 29.9 fps 2500/2500 kbit/s queue 0.0 s dropped 15 reconnects 1 outputs 2 up 0:00:05")
     }
 
+    /// A live picture dropped at the encoder stage's full queue is a frame lost, as a skip is.
+    @Test func picturesDroppedAtTheEncodersQueueCountAsDropped() {
+        let previous = snapshot(atSeconds: 100, captured: 3000, encoded: 2990, bytes: 10_000_000)
+        var current = snapshot(atSeconds: 110, captured: 3300, encoded: 3289, bytes: 13_125_000)
+        current.droppedAtEncoder = 6
+        let line = StatusLine(previous: previous, current: current, uptimeSeconds: 5).text
+        #expect(line.contains(" dropped 14 "), "\(line)")
+    }
+
     @Test func adaptiveBitrateShowsTheBitrateInUse() {
         let previous = snapshot(atSeconds: 100, captured: 3000, encoded: 2990, bytes: 10_000_000)
         var current = snapshot(atSeconds: 110, captured: 3300, encoded: 3289, bytes: 10_650_000)
