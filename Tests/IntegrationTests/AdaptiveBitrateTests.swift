@@ -41,7 +41,7 @@ struct AdaptiveBitrateTests {
 
         let unencoded = CamcastLog.unencodedSlots(in: stopped) ?? -1
         let recording = server.recording(Self.streamKey)
-        let check = try ResumedStreamCheck(recording, sourceSkipped: unencoded)
+        let check = try ResumedStreamCheck(recording, unencodedSlots: unencoded)
         #expect(check.problems.isEmpty, "\(check.problems); \(stopped)")
         let packets = try ProbedVideo.packets(recording)
         // Stream time runs a little behind the wall clock the throttle was lifted by (the
@@ -87,7 +87,7 @@ struct AdaptiveBitrateTests {
         let stopped = try #require(lines.first { $0.contains(" stopped ") }, "\(result.stderr)")
         let unencoded = CamcastLog.unencodedSlots(in: stopped) ?? -1
         let recording = server.recording(Self.streamKey)
-        let check = try ResumedStreamCheck(recording, sourceSkipped: unencoded)
+        let check = try ResumedStreamCheck(recording, unencodedSlots: unencoded)
         #expect(check.problems.isEmpty, "\(check.problems); \(stopped)")
         let packets = try ProbedVideo.packets(recording)
 
@@ -169,7 +169,7 @@ struct AdaptiveBitrateTests {
         let unencoded = CamcastLog.unencodedSlots(in: stopped) ?? -1
         for server in [fast, slow] {
             let recording = server.recording(Self.streamKey)
-            let check = try ResumedStreamCheck(recording, sourceSkipped: unencoded)
+            let check = try ResumedStreamCheck(recording, unencodedSlots: unencoded)
             #expect(check.problems.isEmpty, "\(check.problems); \(stopped)")
             let packets = try ProbedVideo.packets(recording)
             let lastTen = ProbedVideo.kbps(packets, in: 29_000...39_000)

@@ -62,12 +62,13 @@ struct ResumedStreamCheck {
     var problems: [String] = []
     var packets = 0
 
-    /// `sourceSkipped`: the slots the run's source skipped (its stop summary). A hole no longer
-    /// than all of them together, one interval more, may be theirs: the encoder never saw those
-    /// slots, so the picture after them is no keyframe (a loaded machine skipped 300 ms and more
-    /// in a row). Longer holes must end at a keyframe. 34 ms: a 30 fps interval, rounded up.
-    init(_ file: URL, sourceSkipped: Int) throws {
-        try self.init(file, holeMilliseconds: max(300, (sourceSkipped + 1) * 34))
+    /// `unencodedSlots`: the run's slots without a picture (`CamcastLog.unencodedSlots`: skipped
+    /// at the source, dropped at the encoder's full queue). A hole no longer than all of them
+    /// together, one interval more, may be theirs: the encoder never saw those slots, so the
+    /// picture after them is no keyframe (a loaded machine lost 300 ms and more in a row). Longer
+    /// holes must end at a keyframe. 34 ms: a 30 fps interval, rounded up.
+    init(_ file: URL, unencodedSlots: Int) throws {
+        try self.init(file, holeMilliseconds: max(300, (unencodedSlots + 1) * 34))
     }
 
     init(_ file: URL, holeMilliseconds: Int = 300) throws {

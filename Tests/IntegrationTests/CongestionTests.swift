@@ -37,8 +37,8 @@ struct CongestionTests {
         #expect(!result.stderr.contains("RTMP connection lost"), "congestion is not a dead peer: \(result.stderr)")
 
         let recording = server.recording(Self.streamKey)
-        let skipped = Int(CamcastLog.value("skipped", in: stopped) ?? "") ?? -1
-        let check = try ResumedStreamCheck(recording, sourceSkipped: skipped)
+        let unencoded = CamcastLog.unencodedSlots(in: stopped) ?? -1
+        let check = try ResumedStreamCheck(recording, unencodedSlots: unencoded)
         #expect(check.problems.isEmpty, "\(check.problems)")
         // Every frame is accounted for: received, dropped by the queue, or discarded at stop.
         #expect(abs(check.packets + dropped + discarded - frames) <= 2,

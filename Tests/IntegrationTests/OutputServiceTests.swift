@@ -47,9 +47,9 @@ struct OutputServiceTests {
         ReconnectTests.expectNoKey(result)
         let recordings = try server.uniqueRecordings(Self.streamKey)
         #expect(recordings.count == 7, "one recording per publish: \(recordings.map(\.lastPathComponent))")
-        let skipped = try #require(CamcastLog.stopCount("skipped", in: result.stderr), "no stop summary\n\(result.stderr)")
+        let unencoded = try #require(CamcastLog.unencodedSlots(in: result.stderr), "no stop summary\n\(result.stderr)")
         for file in recordings {
-            let check = try ResumedStreamCheck(file, sourceSkipped: skipped)
+            let check = try ResumedStreamCheck(file, unencodedSlots: unencoded)
             #expect(check.problems.isEmpty, "\(check.problems)")
         }
     }
@@ -148,7 +148,7 @@ struct OutputServiceTests {
             let path = dir.appendingPathComponent(name)
             #expect(try ProbedVideo.decodeErrors(path) == "", "\(name)")
             let unencoded = CamcastLog.unencodedSlots(in: result.stderr) ?? 0
-            let check = try ResumedStreamCheck(path, sourceSkipped: unencoded)
+            let check = try ResumedStreamCheck(path, unencodedSlots: unencoded)
             #expect(check.problems.isEmpty, "\(check.problems)")
         }
         // Every frame encoded reached the server (the clock's wrap lost none), whatever the source skipped.

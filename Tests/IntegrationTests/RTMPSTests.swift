@@ -144,9 +144,9 @@ struct RTMPSTests {
         #expect(tls.log.components(separatedBy: "connected remote server").count - 1 == 2, "\(tls.log)")
         let recordings = try server.uniqueRecordings(Self.streamKey)
         try #require(recordings.count == 2, "one recording per publish: \(recordings.map(\.lastPathComponent))")
-        let skipped = try #require(CamcastLog.stopCount("skipped", in: result.stderr), "no stop summary\n\(result.stderr)")
+        let unencoded = try #require(CamcastLog.unencodedSlots(in: result.stderr), "no stop summary\n\(result.stderr)")
         for file in recordings {
-            let check = try ResumedStreamCheck(file, sourceSkipped: skipped)
+            let check = try ResumedStreamCheck(file, unencodedSlots: unencoded)
             #expect(check.problems.isEmpty, "\(check.problems)")
             #expect(check.packets >= 45, "\(file.lastPathComponent): only \(check.packets) frames")
         }

@@ -52,9 +52,9 @@ struct ReconnectTests {
 
         let recordings = try server.uniqueRecordings(Self.streamKey)
         try #require(recordings.count == 6, "one recording per publish: \(recordings.map(\.lastPathComponent))")
-        let skipped = try #require(CamcastLog.stopCount("skipped", in: result.stderr), "no stop summary\n\(result.stderr)")
+        let unencoded = try #require(CamcastLog.unencodedSlots(in: result.stderr), "no stop summary\n\(result.stderr)")
         for file in recordings.dropFirst() {
-            let check = try ResumedStreamCheck(file, sourceSkipped: skipped)
+            let check = try ResumedStreamCheck(file, unencodedSlots: unencoded)
             #expect(check.problems.isEmpty, "\(check.problems)")
             #expect(check.packets >= 45, "\(file.lastPathComponent): only \(check.packets) frames")
         }
@@ -109,8 +109,8 @@ struct ReconnectTests {
         }
         #expect(failures.allSatisfy { $0.contains("connection refused") }, "each attempt names its reason")
 
-        let skipped = try #require(CamcastLog.stopCount("skipped", in: result.stderr), "no stop summary\n\(result.stderr)")
-        let check = try ResumedStreamCheck(server.recording(Self.streamKey), sourceSkipped: skipped)
+        let unencoded = try #require(CamcastLog.unencodedSlots(in: result.stderr), "no stop summary\n\(result.stderr)")
+        let check = try ResumedStreamCheck(server.recording(Self.streamKey), unencodedSlots: unencoded)
         #expect(check.problems.isEmpty, "\(check.problems)")
         #expect(check.packets >= 60)
     }

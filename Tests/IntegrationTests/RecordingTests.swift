@@ -200,8 +200,6 @@ struct RecordingTests {
         #expect(result.status == 0, "\(result.stderr)")
         let applied = result.stderr.split(separator: "\n").filter { $0.contains("reload applied") }
         #expect(!applied.isEmpty && !applied.contains { $0.contains("whole.h264") }, "the raw output must stay open: \(applied)")
-        let encoded = try #require(CamcastLog.stopCount("frames", in: result.stderr), "no stop summary\n\(result.stderr)")
-        let skipped = try #require(CamcastLog.stopCount("skipped", in: result.stderr))
         let segments = RecordingProbe.segments(in: dir.appendingPathComponent("rec"))
         #expect(segments.count >= 4, "\(segments.map(\.lastPathComponent))")
         var frames = 0
