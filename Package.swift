@@ -41,6 +41,8 @@ let package = Package(
         // native AAC encoder (libavutil comes with it: frames, channel layouts, error text).
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSWResample", pkgConfig: "libswresample", providers: [.apt(["libswresample-dev"])]),
+        // SRT output: libsrt's caller socket (live mode, AES, reject reasons), Debian's GnuTLS build.
+        .systemLibrary(name: "CSRT", pkgConfig: "srt", providers: [.apt(["libsrt-gnutls-dev"])]),
         .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec", providers: [.apt(["libavcodec-dev"])]),
         // libyaml's event parser, which Config composes its node tree from (with line and column).
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
@@ -103,13 +105,15 @@ let package = Package(
         // Stage 4: the librtmp publisher (GnuTLS for rtmps://; FLV for the one AMF0 decoder, which
         // checks a server's commands before librtmp sees them).
         .target(name: "RTMP", dependencies: ["CRTMP", "CGnuTLS", "FLV", "Media", "RTMPAddress", .product(name: "Logging", package: "swift-log")]),
+        // Stage 4, SRT: one libsrt caller connection (options, send, the listener's reject reason).
+        .target(name: "SRT", dependencies: ["CSRT", "Media"]),
         // Everything after the encoder: the outputs (RTMP, FLV file, Annex-B file), each muxing the
         // codec-neutral packets for itself on a thread of its own; the RTMP output's publish loop,
         // reconnect schedule, send queue and watchdog over a publisher protocol (librtmp's RTMPPublisher).
         .target(
             name: "Outputs",
             dependencies: [
-                "Media", "Encoder", "FLV", "RTMP", "RTMPAddress", "Telemetry", .product(name: "Logging", package: "swift-log"),
+                "Media", "Encoder", "FLV", "RTMP", "RTMPAddress", "SRT", "Telemetry", .product(name: "Logging", package: "swift-log"),
             ]),
         // Stage 4, files: segmented MP4 recording (libavformat's mov muxer, a fragment per keyframe,
         // each synced), its retention and its pause on a full disk.
@@ -127,7 +131,7 @@ let package = Package(
         .target(
             name: "CamcastDaemon",
             dependencies: [
-                "Media", "Capture", "Conversion", "Encoder", "FLV", "RTMPAddress", "RTMP", "Outputs", "Recording", "Config", "AudioCapture",
+                "Media", "Capture", "Conversion", "Encoder", "FLV", "RTMPAddress", "RTMP", "SRT", "Outputs", "Recording", "Config", "AudioCapture",
                 "AudioEncoder", "AudioPath", "Overlay", "Telemetry", "StatusServer", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
