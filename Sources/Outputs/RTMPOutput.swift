@@ -160,7 +160,7 @@ package final class RTMPOutput: StreamOutput {
         self.endTime.store(endTime, ordering: .relaxed)
         let deadline = MonotonicTime.now().adding(nanoseconds: UInt64(max(0, drainSeconds) * 1e9))
         drainDeadline.store(deadline.nanoseconds, ordering: .relaxed)
-        let (draining, connecting) = state.withLock { state -> (Bool, (any StreamPublisher)?) in
+        let (draining, connecting) = state.withLock { state -> (Bool, (any ConnectCancelling)?) in
             let connecting = state.stop(deadline: deadline.nanoseconds)
             if case .draining = state { return (true, nil) }
             return (false, connecting)

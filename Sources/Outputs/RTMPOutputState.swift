@@ -1,6 +1,6 @@
 import RTMP
 
-/// The whole life of one RTMP output, in one enum behind one lock (`RTMPOutput.state`), with
+/// The whole life of one network output (RTMP, SRT), in one enum behind one lock (`RTMPOutput.state`), with
 /// transitions that reject what cannot happen (grpc-swift-2's `GRPCServer` state): the publisher
 /// thread asks before every step, and a stop from any thread is one transition, so a stop during a
 /// backoff wait can never be followed by a connect (issue 14 #2).
@@ -29,9 +29,9 @@ enum RTMPOutputState: Equatable, Sendable {
 
     /// The publisher of the attempt under way, compared by identity (one per attempt).
     struct Attempt: Equatable, @unchecked Sendable {
-        // @unchecked: only `cancelConnect()` is called through this, which StreamPublisher
+        // @unchecked: only `cancelConnect()` is called through this, which ConnectCancelling
         // promises is safe from any thread; the publisher thread alone uses the rest.
-        let publisher: any StreamPublisher
+        let publisher: any ConnectCancelling
 
         static func == (lhs: Attempt, rhs: Attempt) -> Bool { lhs.publisher === rhs.publisher }
     }
@@ -92,7 +92,7 @@ enum RTMPOutputState: Equatable, Sendable {
     }
 
     /// The attempt's publisher is made. False if a stop came meanwhile: it is not connected.
-    mutating func attempting(with publisher: any StreamPublisher) -> Bool {
+    mutating func attempting(with publisher: any ConnectCancelling) -> Bool {
         guard case .connecting(let attempt, _) = self else { return false }
         self = .connecting(attempt: attempt, publisher: Attempt(publisher: publisher))
         return true
@@ -115,7 +115,7 @@ enum RTMPOutputState: Equatable, Sendable {
     /// Stop, from any state: a stream drains until `deadline`; anything else ends at once.
     /// Returns the publisher of a connect in progress, for the caller to cancel outside the lock.
     @discardableResult
-    mutating func stop(deadline: UInt64) -> (any StreamPublisher)? {
+    mutating func stop(deadline: UInt64) -> (any ConnectCancelling)? {
         switch self {
         case .streaming(_, let watch): self = .draining(deadline: deadline, watch: watch)
         case .connecting(_, let attempt):

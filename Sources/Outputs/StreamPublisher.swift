@@ -6,7 +6,7 @@ import RTMP
 ///
 /// One instance serves one connection attempt and is used by one thread at a time (the output's
 /// publisher thread), like `RTMPPublisher` itself.
-package protocol StreamPublisher: AnyObject {
+package protocol StreamPublisher: ConnectCancelling {
     /// TCP, handshake, connect and publish, bounded by the connect timeout.
     func connect() throws(RTMPError)
     /// Takes the message: a publisher may send its storage in place and leave garbage in it.
@@ -24,3 +24,9 @@ package protocol StreamPublisher: AnyObject {
 
 /// Makes a fresh publisher for each attempt (librtmp state is never reused, design invariant 3).
 package typealias StreamPublisherFactory = @Sendable () -> any StreamPublisher
+
+/// What a stop needs from a network output's attempt under way, whatever its transport (an RTMP
+/// publisher, an SRT caller): a way to end its connect at once, from any thread.
+package protocol ConnectCancelling: AnyObject {
+    func cancelConnect()
+}
