@@ -109,6 +109,10 @@ typedef struct cavformat_mp4 {
     int write_errno;
     // MPEG-TS rather than MP4: no fragments; a flush also pushes out the PES the muxer holds.
     int mpegts;
+    // Instead of `fd`, when set: each buffer the muxer fills goes to `sink` (a network output's
+    // messages, the I/O buffer then the message size). Returns 0, or an errno that fails the write.
+    int (*sink)(void *context, const uint8_t *data, int size);
+    void *sink_context;
 } cavformat_mp4;
 
 // The AVIO write callback: every byte or an error (a full disk must not look like a short file).
@@ -116,6 +120,12 @@ typedef struct cavformat_mp4 {
 static int cavformat_write_all(void *opaque, uint8_t *buffer, int size) {
     cavformat_mp4 *mp4 = (cavformat_mp4 *)opaque;
     if (mp4->write_errno) return AVERROR(mp4->write_errno);
+    if (mp4->sink) {
+        int failed = mp4->sink(mp4->sink_context, buffer, size);
+        if (failed) { mp4->write_errno = failed; return AVERROR(failed); }
+        mp4->bytes += size;
+        return size;
+    }
     int done = 0;
     while (done < size) {
         ssize_t n = write(mp4->fd, buffer + done, (size_t)(size - done));
@@ -161,17 +171,21 @@ static inline int cavformat_set_extradata(AVCodecParameters *par, const uint8_t 
 // with stream 0 the video (H.264, or H.265 tagged hvc1 when `hevc`), its parameter sets as Annex-B
 // in `video_config`, and stream 1 AAC when `audio_config` is not NULL. Writes the header.
 // Time base: milliseconds for the video, samples for the audio. Returns 0 or a negative AVERROR; *out on success.
-static inline int cavformat_mp4_open(
-    cavformat_mp4 **out, int fd, int mpegts, int hevc, int width, int height, const uint8_t *video_config, int video_config_size,
+// With `sink` (and fd -1) the bytes go to it in buffers of `buffer_size` (0: 64 KiB), not to fd.
+static inline int cavformat_open_io(
+    cavformat_mp4 **out, int fd, int (*sink)(void *, const uint8_t *, int), void *sink_context, int buffer_size,
+    int mpegts, int hevc, int width, int height, const uint8_t *video_config, int video_config_size,
     int sample_rate, int channels, const uint8_t *audio_config, int audio_config_size) {
     if (cavformat_load() != 0) return AVERROR(ELIBACC);
     cavformat_mp4 *mp4 = calloc(1, sizeof(cavformat_mp4));
     if (!mp4) return AVERROR(ENOMEM);
     mp4->fd = fd;
     mp4->mpegts = mpegts;
+    mp4->sink = sink;
+    mp4->sink_context = sink_context;
     int err = cavformat_fn()->alloc_output_context2(&mp4->format, 0, mpegts ? "mpegts" : "mp4", 0);
     if (err < 0) { free(mp4); return err; }
-    const int buffer_size = 64 * 1024;
+    if (buffer_size <= 0) buffer_size = 64 * 1024;
     unsigned char *buffer = av_malloc(buffer_size);
     if (!buffer) { cavformat_mp4_free(mp4); return AVERROR(ENOMEM); }
     mp4->format->pb = cavformat_fn()->io_alloc_context(buffer, buffer_size, 1, mp4, 0, cavformat_write_all, 0);
@@ -207,6 +221,14 @@ static inline int cavformat_mp4_open(
     if (err < 0) { cavformat_mp4_free(mp4); return err; }
     *out = mp4;
     return 0;
+}
+
+static inline int cavformat_mp4_open(
+    cavformat_mp4 **out, int fd, int mpegts, int hevc, int width, int height, const uint8_t *video_config, int video_config_size,
+    int sample_rate, int channels, const uint8_t *audio_config, int audio_config_size) {
+    return cavformat_open_io(
+        out, fd, 0, 0, 0, mpegts, hevc, width, height, video_config, video_config_size, sample_rate, channels, audio_config,
+        audio_config_size);
 }
 
 // Hands one packet (Annex-B for video) to the muxer; a video keyframe first writes out the

@@ -179,7 +179,7 @@ final class SegmentFile {
             errno: code != 0 ? code : nil)
     }
 
-    private static func text(_ code: Int32) -> String {
+    static func text(_ code: Int32) -> String {
         if code == -ELIBACC, let problem = RecordingLibrary.loadProblem() { return problem }
         var buffer = [CChar](repeating: 0, count: 128)
         cavformat_error_text(code, &buffer, buffer.count)
