@@ -1,0 +1,180 @@
+import Logging
+import Media
+import SRT
+import Telemetry
+
+extension SRTOutput {
+    /// The publisher thread's life: connect, stream, and on any failure wait (the RTMP output's
+    /// `ReconnectSchedule`) and connect again, until a stop or a failure the policy does not retry.
+    func publish() {
+        var schedule = ReconnectSchedule(policy: policy)
+        var failures = 0
+        var connections = 0
+        var suspended = false
+        while true {
+            guard state.withLock({ if case .connecting = $0 { return true } else { return false } }) else { return }
+            attempts.add(1, ordering: .relaxed)
+            meter.attemptStarted()
+            meter.enter(.connecting)
+            let caller = SRTCaller(host: host, port: port, options: options)
+            guard state.withLock({ $0.attempting(with: caller) }) else { return }
+            do throws(SRTError) {
+                try caller.connect()
+            } catch {
+                caller.close()
+                queue.suspend()
+                suspended = true
+                failures += 1
+                meter.attemptFailed(reason: error.metricReason, message: error.description)
+                if policy.givesUp(after: failures) {
+                    fail(OutputFailure(output: name, reason: policy.isEnabled ? "gave up after \(failures) attempts: \(error)" : error.description))
+                    return
+                }
+                guard state.withLock({ $0.attemptFailed() }) else { return }
+                meter.enter(.retrying)
+                let delay = schedule.delay(after: error.isRefusal ? .refused : .unreachable)
+                logger.warning(
+                    "SRT connect failed, retrying",
+                    metadata: ["url": "\(name)", "attempt": "\(failures)", "retry_in": "\(RTMPOutput.seconds(delay))", "error": "\(error)"])
+                guard waitBeforeRetry(seconds: delay) else { return }
+                continue
+            }
+
+            let connectedAt = MonotonicTime.now()
+            guard state.withLock({ $0.published(at: connectedAt.nanoseconds) }) else {
+                caller.close()
+                return
+            }
+            connections += 1
+            meter.enter(.streaming)
+            logger.notice(
+                connections > 1 ? "SRT reconnected" : "SRT connected",
+                metadata: ["url": "\(name)", "after_attempts": "\(failures)", "options": "\(options)"])
+            if connections > 1 { reconnects.add(1, ordering: .relaxed) }
+            failures = 0
+            schedule.published()
+            // A new connection starts with a keyframe: ask for one now rather than wait a GOP.
+            queue.askForKeyframes(true)
+            if suspended {
+                queue.resume()
+                requestKeyframe()
+            }
+            let lost = stream(on: caller)
+            caller.close()
+            guard let error = lost else {
+                state.withLock { $0.drained() }
+                return
+            }
+            queue.suspend()
+            suspended = true
+            let upSeconds = Double(MonotonicTime.now().nanoseconds(since: connectedAt)) / 1e9
+            guard policy.isEnabled else {
+                fail(OutputFailure(output: name, reason: error.description))
+                return
+            }
+            guard state.withLock({ $0.lost() }) else { return }
+            meter.enter(.retrying, error: "connection lost: \(error)")
+            let delay = schedule.delay(after: .lost(afterSeconds: upSeconds))
+            logger.warning(
+                "SRT connection lost, reconnecting",
+                metadata: [
+                    "url": "\(name)", "connected_for": "\(RTMPOutput.seconds(upSeconds))", "retry_in": "\(RTMPOutput.seconds(delay))",
+                    "error": "\(error)",
+                ])
+            guard waitBeforeRetry(seconds: delay) else { return }
+        }
+    }
+
+    private func waitBeforeRetry(seconds: Double) -> Bool {
+        _ = queue.waitForClose(seconds: seconds)
+        return state.withLock { $0.backoffEnded() }
+    }
+
+    /// Holds what the sink saw go wrong, for the muxer's caller (the sink only says yes or no).
+    private final class SendOutcome {
+        var error: SRTError?
+    }
+
+    /// Sends until the queue is closed and drained (nil) or the connection fails (its error).
+    private func stream(on caller: SRTCaller) -> SRTError? {
+        let outcome = SendOutcome()
+        let meter = self.meter
+        let sink: (UnsafeRawBufferPointer) -> Bool = { bytes in
+            do throws(SRTError) {
+                try caller.send(bytes)
+                meter.sentBytes.add(bytes.count, ordering: .relaxed)
+                return true
+            } catch {
+                outcome.error = error
+                return false
+            }
+        }
+        var muxer: (any ConnectionMuxer)?
+        var audioConfiguration: [UInt8]?
+        var batch: [MediaPacket] = []
+        sending: while queue.popBatch(into: &batch) {
+            for (index, packet) in batch.enumerated() {
+                let deadline = drainDeadline.load(ordering: .relaxed)
+                if deadline != 0, MonotonicTime.now().nanoseconds > deadline {
+                    logger.warning("stop: unsent frames discarded", metadata: ["url": "\(name)", "queued": "\(queue.count + batch.count - index)"])
+                    queue.discardAll()
+                    break sending
+                }
+                if packet.mediaKind == .audio, let config = packet.decoderConfiguration.parameterSets.first, !config.isEmpty {
+                    audioConfiguration = config
+                }
+                do throws(ConnectionMuxerError) {
+                    if let muxer {
+                        try muxer.write(packet)
+                    } else {
+                        // The queue hands a new connection a keyframe first; anything before one waits.
+                        guard packet.mediaKind == .video, packet.isKeyframe else { continue }
+                        muxer = try makeMuxer(packet, audioConfiguration, sink)
+                    }
+                } catch .sinkFailed {
+                    return outcome.error ?? SRTError(.lost, detail: "send failed")
+                } catch {
+                    // A picture the muxer refuses: start again at the next keyframe with a new muxer.
+                    logger.error("frame not sendable as MPEG-TS; waiting for the next keyframe", metadata: ["error": "\(error)"])
+                    muxer = nil
+                    continue
+                }
+                if packet.mediaKind == .video { sentFrames.add(1, ordering: .relaxed) }
+            }
+        }
+        // The end of the run: the muxer's last sound, then what the listener has not delivered yet.
+        do {
+            try muxer?.finish()
+        } catch {
+            logger.warning("could not end the MPEG-TS stream", metadata: ["url": "\(name)", "error": "\(outcome.error ?? SRTError(.lost, detail: "\(error)"))"])
+        }
+        let deadline = drainDeadline.load(ordering: .relaxed)
+        if !caller.finishSending(until: deadline == 0 ? MonotonicTime.now().nanoseconds : deadline) {
+            logger.warning("stop: the listener had not acknowledged everything", metadata: ["url": "\(name)"])
+        }
+        return nil
+    }
+
+    /// Ends this output for good and tells the pipeline.
+    private func fail(_ failure: OutputFailure) {
+        guard state.withLock({ $0.fail("\(failure)") }) else { return }
+        meter.enter(.failed, error: failure.reason)
+        queue.close()
+        queue.discardAll()
+        onFailure(failure)
+    }
+}
+
+extension SRTError {
+    /// The `reason` label of `camcast_output_connect_failures_total`, from the same fixed set as RTMP's.
+    var metricReason: String {
+        switch kind {
+        case .nameLookup: "dns"
+        case .unreachable: "timeout"
+        case .rejected: "rejected"
+        case .wrongPassphrase, .encryptionMismatch: "auth"
+        case .lost: "lost"
+        case .setup, .cancelled: "other"
+        }
+    }
+}

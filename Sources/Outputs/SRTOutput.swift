@@ -1,0 +1,135 @@
+import Logging
+import Media
+import SRT
+import Synchronization
+import Telemetry
+
+/// Publishes the stream as MPEG-TS over SRT (caller mode) from a dedicated publisher thread, and
+/// keeps it published with the RTMP output's machinery: one `RTMPOutputState` behind one lock,
+/// the bounded `SendQueue` (drops to the next keyframe), the `ReconnectSchedule` (a listener
+/// that comes back is published to within one cheap wait; a refusal backs off as RTMP's does)
+/// and the same `OutputMeter` and `OutputStatistics`.
+///
+/// Each connection gets a fresh libsrt socket (`SRTCaller`) and a fresh muxer from
+/// `makeMuxer` (Recording's libavformat MPEG-TS in the daemon), which starts at a keyframe with
+/// PAT/PMT and the parameter sets; every message is 1316 bytes (7 TS packets) or the short tail
+/// of a picture. A listener that vanishes is noticed by SRT's peer idle timeout, which is the
+/// output's send timeout.
+package final class SRTOutput: StreamOutput {
+    package let name: String
+    let host: String
+    let port: UInt16
+    let options: SRTCallerOptions
+    let policy: ReconnectPolicy
+    let queue: SendQueue
+    let logger: Logger
+    let requestKeyframe: @Sendable () -> Void
+    let onFailure: @Sendable (OutputFailure) -> Void
+    let makeMuxer: ConnectionMuxerFactory
+    let state = Lock(RTMPOutputState.idle)
+    private let thread = Lock<DedicatedThread?>(nil)
+    /// Signalled once, when the publisher thread ends: `finish` waits on it (bounded).
+    let publisherEnded = AtomicLazyReference<WakeEvent>()
+    let drainDeadline = Atomic<UInt64>(0)
+    let reconnects = Atomic<Int>(0)
+    let attempts = Atomic<Int>(0)
+    let sentFrames = Atomic<Int>(0)
+    package let meter: OutputMeter
+
+    /// `displayName`: the URL as logs may show it (`srt://host:port`, the stream id masked).
+    package init(
+        host: String, port: UInt16, displayName: String, options: SRTCallerOptions, reconnect: ReconnectPolicy,
+        queueMilliseconds: Int64, logger: Logger, requestKeyframe: @escaping @Sendable () -> Void,
+        onFailure: @escaping @Sendable (OutputFailure) -> Void, makeMuxer: @escaping ConnectionMuxerFactory, meter: OutputMeter? = nil
+    ) {
+        self.host = host
+        self.port = port
+        name = displayName
+        self.options = options
+        policy = reconnect
+        queue = SendQueue(maxSpanMilliseconds: queueMilliseconds, requestKeyframe: requestKeyframe)
+        self.logger = logger
+        self.requestKeyframe = requestKeyframe
+        self.onFailure = onFailure
+        self.makeMuxer = makeMuxer
+        self.meter = meter ?? OutputMeter(name: "srt", kind: "srt", target: displayName)
+    }
+
+    package var statistics: OutputStatistics {
+        OutputStatistics(
+            queuedPackets: queue.count, droppedFrames: queue.droppedFrames.load(ordering: .relaxed),
+            discardedFrames: queue.discardedFrames.load(ordering: .relaxed),
+            reconnects: reconnects.load(ordering: .relaxed), sentFrames: sentFrames.load(ordering: .relaxed),
+            queuedMilliseconds: Int(queue.spanMilliseconds))
+    }
+
+    /// Starts the publisher thread and returns at once: the first attempt runs in the background.
+    package func open() throws(OutputFailure) {
+        guard state.withLock({ $0.start() }) else {
+            throw OutputFailure(output: name, reason: "opened twice")
+        }
+        // As RTMP's: what is encoded during the first attempt is queued, and an overflow before a
+        // listener answered asks the encoder for nothing.
+        queue.askForKeyframes(false)
+        do {
+            let ended = publisherEnded.storeIfNil(try WakeEvent())
+            let publisher = try DedicatedThread { [self] in
+                publish()
+                ended.signal()
+            }
+            thread.withLock { $0 = publisher }
+        } catch {
+            _ = state.withLock { $0.stop(deadline: 0) }
+            queue.close()
+            throw OutputFailure(output: name, reason: "\(error)")
+        }
+    }
+
+    package func write(_ packet: MediaPacket) {
+        queue.push(packet)
+    }
+
+    package func write(contentsOf packets: [MediaPacket]) {
+        queue.push(contentsOf: packets)
+    }
+
+    /// Stops in whatever state the output is: a stream drains for up to `drainSeconds`; a backoff
+    /// wait ends at once and a connect in progress is cancelled (its socket closed).
+    package func finish(endTime: Int64, drainSeconds: Double) {
+        let deadline = MonotonicTime.now().adding(nanoseconds: UInt64(max(0, drainSeconds) * 1e9))
+        drainDeadline.store(deadline.nanoseconds, ordering: .relaxed)
+        let (draining, connecting) = state.withLock { state -> (Bool, (any ConnectCancelling)?) in
+            let connecting = state.stop(deadline: deadline.nanoseconds)
+            if case .draining = state { return (true, nil) }
+            return (false, connecting)
+        }
+        connecting?.cancelConnect()
+        meter.enter(draining ? .draining : .stopped)
+        queue.close()
+        // A drain may overrun by one send blocked for the send timeout.
+        let bound = draining ? max(0, drainSeconds) + Double(max(1, options.sendTimeoutSeconds)) : 0.5
+        let ended = publisherEnded.load()?.wait(until: MonotonicTime.now().adding(nanoseconds: UInt64(bound * 1e9))) ?? true
+        let publisher = thread.withLock { current -> DedicatedThread? in
+            defer { current = nil }
+            return current
+        }
+        if ended {
+            publisher?.join()
+        } else {
+            logger.warning("SRT output still inside libsrt; leaving it to close by itself", metadata: ["url": "\(name)"])
+            publisher?.detach()
+        }
+        meter.enter(.stopped)
+        let counters = statistics
+        logger.info(
+            "SRT output ended",
+            metadata: [
+                "url": "\(name)", "sent": "\(counters.sentFrames)", "dropped": "\(counters.droppedFrames)",
+                "discarded": "\(counters.discardedFrames)", "reconnects": "\(counters.reconnects)",
+            ])
+    }
+}
+
+extension SRTCaller: ConnectCancelling {
+    package func cancelConnect() { cancel() }
+}
