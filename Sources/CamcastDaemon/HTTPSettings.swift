@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Config
 import StatusServer
 
@@ -48,26 +45,11 @@ public struct HTTPSettings: Sendable, Equatable {
     }
 
     private static func readCredentials(_ path: String) throws(Problem) -> String {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw Problem(keyPath: "http.credentials_file", message: "\(path): \(String(cString: strerror(errno)))")
+        do {
+            return try SecretFile.contents(of: path)
+        } catch {
+            throw Problem(keyPath: "http.credentials_file", message: error.message)
         }
-        guard info.st_mode & 0o077 == 0 else {
-            throw Problem(
-                keyPath: "http.credentials_file",
-                message: "\(path) is readable by others (mode \(String(info.st_mode & 0o777, radix: 8))); chmod 600 it")
-        }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw Problem(keyPath: "http.credentials_file", message: "\(path): \(String(cString: strerror(errno)))")
-        }
-        defer { close(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: 65536)
-        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        guard count >= 0 else {
-            throw Problem(keyPath: "http.credentials_file", message: "\(path): \(String(cString: strerror(errno)))")
-        }
-        return String(decoding: bytes[..<count], as: UTF8.self)
     }
 
     var listen: StatusHTTPServer.Listen {

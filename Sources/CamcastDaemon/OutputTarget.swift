@@ -2,6 +2,7 @@ import Config
 import Encoder
 import RTMPAddress
 import Recording
+import SRT
 
 /// Where the encoded stream goes. One run may have several.
 public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
@@ -13,6 +14,9 @@ public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
     case annexBFile(path: String, maxFrames: Int?)
     /// Record segmented MP4 files into a folder, with retention.
     case recording(RecordingSettings)
+    /// Publish MPEG-TS to an SRT listener (caller mode); `options` holds the passphrase read
+    /// from its file (network timeouts are the run's, set when the output is made).
+    case srt(SRTURL, options: SRTCallerOptions)
 
     /// Maps an already validated config output onto its sink.
     init(_ output: CamcastConfig.OutputConfig) throws(OutputTargetError) {
@@ -23,6 +27,10 @@ public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
             } catch {
                 throw .badURL(error.message(quoting: text))
             }
+        case .srt(let srt):
+            var options = SRTCallerOptions(latencyMilliseconds: srt.latencyMilliseconds, keyLength: srt.keyLength, streamID: srt.streamID)
+            if let path = srt.passphraseFile { options.passphrase = try Self.passphrase(in: path) }
+            self = .srt(srt.url, options: options)
         case .record(let record):
             var settings = RecordingSettings(
                 directory: record.directory, segmentSeconds: record.segmentSeconds, namePattern: record.name,
@@ -55,6 +63,24 @@ public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// The passphrase in `path` (the file's text less a final line break), checked like
+    /// `http.credentials_file` (mode 0600); the error never shows it.
+    static func passphrase(in path: String) throws(OutputTargetError) -> String {
+        let text: String
+        do {
+            text = try SecretFile.contents(of: path)
+        } catch {
+            throw .passphraseFile(error.message)
+        }
+        var passphrase = Substring(text)
+        while passphrase.last == "\n" || passphrase.last == "\r" { passphrase = passphrase.dropLast() }
+        let lengths = SRTCallerOptions.passphraseLengths
+        guard lengths.contains(passphrase.count) else {
+            throw .passphraseFile("\(path) holds a passphrase of \(passphrase.count) characters; SRT needs \(lengths.lowerBound)…\(lengths.upperBound)")
+        }
+        return String(passphrase)
+    }
+
     /// Safe to log: RTMP URLs show their stream key masked.
     public var description: String {
         switch self {
@@ -62,6 +88,7 @@ public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
         case .flvFile(let path): path
         case .annexBFile(let path, _): path
         case .recording(let settings): settings.description
+        case .srt(let url, let options): "\(url)" + (options.streamID.map { " (streamid \(SRTURL.redactStreamID($0)))" } ?? "")
         }
     }
 }
@@ -71,6 +98,8 @@ public enum OutputTargetError: Error, Equatable, CustomStringConvertible {
     case badURL(String)
     case unknownKind(path: String)
     case frameLimitNeedsH264(path: String)
+    /// An SRT output's passphrase_file could not be used (never its content).
+    case passphraseFile(String)
 
     public var description: String {
         switch self {
@@ -80,6 +109,7 @@ public enum OutputTargetError: Error, Equatable, CustomStringConvertible {
             "output '\(path)' is neither an rtmp:// URL nor a file ending in .flv, .h264 or .h265"
         case .frameLimitNeedsH264(let path):
             "output '\(path)': max_frames applies to .h264/.h265 outputs only"
+        case .passphraseFile(let reason): "passphrase_file: \(reason)"
         }
     }
 }
@@ -92,6 +122,7 @@ extension OutputTarget {
         case .flvFile: "flv"
         case .annexBFile: "annexb"
         case .recording: "record"
+        case .srt: "srt"
         }
     }
 

@@ -3,6 +3,7 @@ import FLV
 import Logging
 import Media
 import Recording
+import SRT
 import Telemetry
 
 extension Pipeline {
@@ -39,6 +40,20 @@ extension Pipeline {
                     queueMilliseconds: settings.sendQueueMilliseconds, bitrateKbps: settings.encoder.bitrateKbps,
                     logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() }, onFailure: fail,
                     latency: latency, meter: meter)
+            case .srt(let url, var options):
+                options.connectTimeoutSeconds = settings.rtmp.connectTimeoutSeconds
+                options.sendTimeoutSeconds = settings.rtmp.sendTimeoutSeconds
+                let stream = RecordedStream(
+                    width: settings.encoder.size.width, height: settings.encoder.size.height, frameRate: settings.encoder.frameRate,
+                    audioSampleRate: settings.audio?.format.sampleRate, audioChannels: settings.audio?.format.channels, container: .ts)
+                output = SRTOutput(
+                    host: url.host, port: url.port, displayName: target.description, options: options, reconnect: settings.reconnect,
+                    queueMilliseconds: settings.sendQueueMilliseconds, logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
+                    onFailure: fail,
+                    makeMuxer: { keyframe, audioConfiguration, sink throws(ConnectionMuxerError) in
+                        try TransportStreamMuxer(
+                            keyframe: keyframe, stream: stream, audioConfiguration: audioConfiguration, messageSize: SRTCaller.messageSize, sink: sink)
+                    }, meter: meter)
             case .annexBFile(let path, let maxFrames):
                 output = AnnexBFileOutput(
                     path: path, frameLimit: maxFrames, logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },

@@ -78,8 +78,10 @@ struct ReloadPlan: Equatable {
             || reconnectChanged
         func mustClose(_ target: OutputTarget) -> Bool {
             if !new.outputs.contains(target) { return true }
-            if case .rtmp = target { return transportChanged }
-            return false
+            switch target {
+            case .rtmp, .srt: return transportChanged
+            default: return false
+            }
         }
         outputsToClose = old.outputs.filter(mustClose)
         outputsToOpen = new.outputs.filter { !old.outputs.contains($0) || outputsToClose.contains($0) }

@@ -36,6 +36,10 @@ extension SettingsResolver {
                     return directoryProblem(for: path).map { "\(path): \($0)" }
                 }
             case .rtmp: continue
+            case .srt:
+                // Its MPEG-TS comes from libavformat, loaded as a recording's is.
+                if let reason = RecordingLibrary.loadProblem() { problem("outputs[\(index)]", reason) }
+                continue
             }
             if let reason = answered(look) { problem("outputs[\(index)]", reason) }
             if case .recording = output, let reason = RecordingLibrary.loadProblem() { problem("outputs[\(index)]", reason) }

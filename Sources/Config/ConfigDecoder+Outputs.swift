@@ -10,6 +10,8 @@ extension ConfigDecoder {
         /// `record: DIR` and its options (ConfigDecoder+Record.swift).
         var record: (text: String?, at: SourceLocation)?
         var recordOptions: [(key: String, entry: (text: String?, at: SourceLocation))] = []
+        /// `latency_ms`, `passphrase_file`, `pbkeylen`, `streamid` of an `srt://` output (ConfigDecoder+SRT.swift).
+        var srtOptions: [(key: String, entry: (text: String?, at: SourceLocation))] = []
         /// `name:` — how metrics, /status and the status line call the output.
         var name: (text: String?, at: SourceLocation)?
         var at: SourceLocation?
@@ -17,7 +19,7 @@ extension ConfigDecoder {
         var hadUnknownKey = false
     }
 
-    static let outputKeys = ["url", "path", "max_frames", "name"] + recordKeys
+    static let outputKeys = ["url", "path", "max_frames", "name"] + recordKeys + srtKeys
     static let recordingExtensions = [".flv", ".h264", ".h265"]
 
     mutating func decodeOutputs(_ node: YAMLNode) {
@@ -69,6 +71,7 @@ extension ConfigDecoder {
             case "max_frames": spec.maxFrames = entry
             case "name": spec.name = entry
             case "record": spec.record = entry
+            case _ where Self.srtKeys.contains(key): spec.srtOptions.append((key, entry))
             default: spec.recordOptions.append((key, entry))
             }
         }
@@ -88,6 +91,7 @@ extension ConfigDecoder {
                 case .rtmp: "url"
                 case .file: "path"
                 case .record: "record"
+                case .srt: "url"
                 }
                 report("outputs[\(index)].\(key)", at: spec.url?.at ?? spec.path?.at ?? spec.record?.at,
                        "\(ValueText.quoted(outputText(output))) is the same output as outputs[\(earlier)]")
@@ -129,6 +133,7 @@ extension ConfigDecoder {
         case .rtmp(let url): url
         case .file(let path, _): path
         case .record(let record): record.directory
+        case .srt(let srt): srt.url.description
         }
     }
 
@@ -143,6 +148,17 @@ extension ConfigDecoder {
         }
         if let option = spec.recordOptions.first {
             report("\(itemPath).\(option.key)", at: option.entry.at, "only applies to a `record:` output")
+            return nil
+        }
+        if let url = spec.url, let text = url.text, text.lowercased().hasPrefix("srt://") {
+            guard spec.path == nil, spec.maxFrames == nil else {
+                report(itemPath, at: spec.at, "has `path` or `max_frames` beside an srt:// `url`; an SRT output is an output of its own")
+                return nil
+            }
+            return srtOutput(index: index, url: (text, url.at), options: spec.srtOptions)
+        }
+        if let option = spec.srtOptions.first {
+            report("\(itemPath).\(option.key)", at: option.entry.at, "only applies to an srt:// output (`url: srt://host:port`)")
             return nil
         }
         switch (spec.url, spec.path) {

@@ -67,7 +67,7 @@ public struct RTMPURL: Sendable, Hashable {
         self.query = query.flatMap { $0.isEmpty ? nil : String($0) }
     }
 
-    private static func parseAuthority(_ authority: Substring, defaultPort: UInt16) throws(RTMPURLError) -> (String, UInt16) {
+    static func parseAuthority(_ authority: Substring, defaultPort: UInt16) throws(RTMPURLError) -> (String, UInt16) {
         if authority.contains("@") { throw .userInfo }
         var host = authority
         var portText: Substring?
