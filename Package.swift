@@ -177,7 +177,7 @@ let package = Package(
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "OverlayTests", dependencies: ["Overlay", "Conversion", "Media"]),
         .testTarget(name: "ConversionTests", dependencies: ["Conversion", "Media"]),
-        .testTarget(name: "ConfigTests", dependencies: ["Config", "Media", "TestSupport"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "Media", "RTMPAddress", "TestSupport"]),
         // The outputs' threads without a server: the RTMP output over a fake publisher, the send queue
         // and its batches, the FLV file writer, the interleaver and audio in it.
         .testTarget(

@@ -49,7 +49,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "H.264 profile: baseline, main or high (default high).")
     var profile: String?
 
-    @Option(name: .customLong("output"), help: "An rtmp:// URL, or a path ending in .flv, .h264 or .h265; repeat for several.")
+    @Option(name: .customLong("output"), help: "An rtmp:// or srt://host:port URL, or a path ending in .flv, .h264 or .h265; repeat for several.")
     var outputs: [String] = []
 
     @Option(name: .customLong("record"), help: "Record 10-minute MP4 segments into this folder, beside the outputs (config outputs: - record: DIR for segment length and retention).")

@@ -8,8 +8,9 @@ public final class LoopbackListener: @unchecked Sendable {
 
     /// Binds, and with `listening` takes connections into the backlog: without an `accept` a
     /// client sees a server that completed the TCP handshake and then says nothing.
-    public init(listening: Bool = true) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    /// With `datagram`, a UDP socket instead (never listening): for a port SRT's UDP may take.
+    public init(listening: Bool = true, datagram: Bool = false) throws {
+        let fd = socket(AF_INET, Int32((datagram ? SOCK_DGRAM : SOCK_STREAM).rawValue), 0)
         guard fd >= 0 else { throw HarnessError("socket() failed: errno \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -18,7 +19,7 @@ public final class LoopbackListener: @unchecked Sendable {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let ready = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0 && (!listening || listen(fd, 4) == 0)
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0 && (datagram || !listening || listen(fd, 4) == 0)
             }
         }
         guard ready else {
@@ -37,4 +38,10 @@ public final class LoopbackListener: @unchecked Sendable {
 /// nothing listens, for a connection that must be refused.
 public func freeLoopbackPort() throws -> UInt16 {
     try LoopbackListener(listening: false).port
+}
+
+/// A loopback UDP port that was free a moment ago, picked as `freeLoopbackPort` picks a TCP one:
+/// for an SRT listener the test starts there.
+public func freeLoopbackUDPPort() throws -> UInt16 {
+    try LoopbackListener(datagram: true).port
 }
