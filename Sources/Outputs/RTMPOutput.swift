@@ -38,12 +38,9 @@ package final class RTMPOutput: StreamOutput {
     let makePublisher: StreamPublisherFactory
     /// Everything about where the output is in its life.
     let state = Lock(RTMPOutputState.idle)
-    private let threads = Lock<[DedicatedThread]>([])
-    /// Signalled once, when the publisher thread ends (after its last close): `finish` waits on it
-    /// (bounded), and it ends the watchdog's sleep at once rather than at its next sample, a sleep
-    /// that takes no lock (`WakeEvent`). Made by `open` (an eventfd can fail, which `open` reports);
-    /// it stays signalled, so a second `finish` sees it too.
-    let publisherEnded = AtomicLazyReference<WakeEvent>()
+    /// The publisher and the watchdog; the publisher's end ends the watchdog's sleep at once
+    /// rather than at its next sample, a sleep that takes no lock (`WakeEvent`).
+    private let threads = PublisherThreads()
     /// Stream time (ms) of the end-of-sequence tag, set by `finish`.
     let endTime = Atomic<Int64>(0)
     /// When a stop's drain must end (monotonic ns; 0 until `finish`): the publisher checks it per
@@ -129,14 +126,7 @@ package final class RTMPOutput: StreamOutput {
         // keyframes into the other outputs' streams.
         queue.askForKeyframes(false)
         do {
-            let ended = publisherEnded.storeIfNil(try WakeEvent())
-            let publisher = try DedicatedThread { [self] in
-                publish()
-                ended.signal()
-            }
-            threads.withLock { $0.append(publisher) }
-            let watchdog = try DedicatedThread { [self] in watch(until: ended) }
-            threads.withLock { $0.append(watchdog) }
+            try threads.start(publish: { [self] in publish() }, companions: [{ [self] ended in watch(until: ended) }])
         } catch {
             // No thread ran, so no publisher was made that the stop would hand back to close.
             _ = state.withLock { $0.stop(deadline: 0) }
@@ -160,24 +150,15 @@ package final class RTMPOutput: StreamOutput {
         self.endTime.store(endTime, ordering: .relaxed)
         let deadline = MonotonicTime.now().adding(nanoseconds: UInt64(max(0, drainSeconds) * 1e9))
         drainDeadline.store(deadline.nanoseconds, ordering: .relaxed)
-        let (draining, connecting) = state.withLock { state -> (Bool, (any ConnectCancelling)?) in
-            let connecting = state.stop(deadline: deadline.nanoseconds)
-            if case .draining = state { return (true, nil) }
-            return (false, connecting)
-        }
+        let (draining, connecting) = state.withLock { $0.stopping(deadline: deadline.nanoseconds) }
         connecting?.cancelConnect()
         meter.enter(draining ? .draining : .stopped)
         queue.close()
         // A drain may overrun its deadline by one blocked send, which the watchdog cuts after
         // the send timeout; anything else ends within a moment.
         let bound = draining ? max(0, drainSeconds) + Double(max(1, options.sendTimeoutSeconds)) : 0.5
-        // Never opened: no thread ran, nothing to wait for.
-        let ended = publisherEnded.load()?.wait(until: MonotonicTime.now().adding(nanoseconds: UInt64(bound * 1e9))) ?? true
-        if ended {
-            joinThreads()
-        } else {
+        if !threads.end(waitingUpTo: bound) {
             logger.warning("RTMP output still inside librtmp; leaving it to close by itself", metadata: ["url": "\(url)"])
-            detachThreads()
         }
         meter.enter(.stopped)
         let counters = statistics
@@ -188,21 +169,6 @@ package final class RTMPOutput: StreamOutput {
                 "discarded": "\(counters.discardedFrames)", "reconnects": "\(counters.reconnects)",
                 "peak_queue_ms": "\(queue.peakSpanMilliseconds.load(ordering: .relaxed))",
             ])
-    }
-
-    private func takeThreads() -> [DedicatedThread] {
-        threads.withLock { current -> [DedicatedThread] in
-            defer { current = [] }
-            return current
-        }
-    }
-
-    private func joinThreads() {
-        for thread in takeThreads() { thread.join() }
-    }
-
-    private func detachThreads() {
-        for thread in takeThreads() { thread.detach() }
     }
 }
 

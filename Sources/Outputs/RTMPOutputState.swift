@@ -127,6 +127,13 @@ enum RTMPOutputState: Equatable, Sendable {
         return nil
     }
 
+    /// `stop` as `finish` makes it: whether a stream now drains, and the attempt to cancel.
+    mutating func stopping(deadline: UInt64) -> (draining: Bool, connecting: (any ConnectCancelling)?) {
+        let connecting = stop(deadline: deadline)
+        if case .draining = self { return (true, nil) }
+        return (false, connecting)
+    }
+
     /// The drain is done (or its deadline passed).
     mutating func drained() {
         if case .draining = self { self = .finished(.stopped) }

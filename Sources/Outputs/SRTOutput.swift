@@ -27,9 +27,7 @@ package final class SRTOutput: StreamOutput {
     let onFailure: @Sendable (OutputFailure) -> Void
     let makeMuxer: ConnectionMuxerFactory
     let state = Lock(RTMPOutputState.idle)
-    private let thread = Lock<DedicatedThread?>(nil)
-    /// Signalled once, when the publisher thread ends: `finish` waits on it (bounded).
-    let publisherEnded = AtomicLazyReference<WakeEvent>()
+    private let threads = PublisherThreads()
     let drainDeadline = Atomic<UInt64>(0)
     let reconnects = Atomic<Int>(0)
     let attempts = Atomic<Int>(0)
@@ -72,12 +70,7 @@ package final class SRTOutput: StreamOutput {
         // listener answered asks the encoder for nothing.
         queue.askForKeyframes(false)
         do {
-            let ended = publisherEnded.storeIfNil(try WakeEvent())
-            let publisher = try DedicatedThread { [self] in
-                publish()
-                ended.signal()
-            }
-            thread.withLock { $0 = publisher }
+            try threads.start(publish: { [self] in publish() })
         } catch {
             _ = state.withLock { $0.stop(deadline: 0) }
             queue.close()
@@ -98,26 +91,14 @@ package final class SRTOutput: StreamOutput {
     package func finish(endTime: Int64, drainSeconds: Double) {
         let deadline = MonotonicTime.now().adding(nanoseconds: UInt64(max(0, drainSeconds) * 1e9))
         drainDeadline.store(deadline.nanoseconds, ordering: .relaxed)
-        let (draining, connecting) = state.withLock { state -> (Bool, (any ConnectCancelling)?) in
-            let connecting = state.stop(deadline: deadline.nanoseconds)
-            if case .draining = state { return (true, nil) }
-            return (false, connecting)
-        }
+        let (draining, connecting) = state.withLock { $0.stopping(deadline: deadline.nanoseconds) }
         connecting?.cancelConnect()
         meter.enter(draining ? .draining : .stopped)
         queue.close()
         // A drain may overrun by one send blocked for the send timeout.
         let bound = draining ? max(0, drainSeconds) + Double(max(1, options.sendTimeoutSeconds)) : 0.5
-        let ended = publisherEnded.load()?.wait(until: MonotonicTime.now().adding(nanoseconds: UInt64(bound * 1e9))) ?? true
-        let publisher = thread.withLock { current -> DedicatedThread? in
-            defer { current = nil }
-            return current
-        }
-        if ended {
-            publisher?.join()
-        } else {
+        if !threads.end(waitingUpTo: bound) {
             logger.warning("SRT output still inside libsrt; leaving it to close by itself", metadata: ["url": "\(name)"])
-            publisher?.detach()
         }
         meter.enter(.stopped)
         let counters = statistics
