@@ -15,13 +15,9 @@ extension RTMPOutput {
     /// The publisher thread's whole life: connect, stream, and on any failure wait and connect
     /// again, until a stop or a failure the policy does not retry. Every step asks `state` first.
     func publish() {
-        var schedule = ReconnectSchedule(policy: policy)
-        var failures = 0
+        var retries = PublisherRetries(output: name, queue: queue, meter: meter, policy: policy, onFailure: onFailure)
         var connections = 0
         var muxer = FLVPacketMuxer(metadata: metadata, headroom: RTMPMediaMessage.requiredHeadroom)
-        /// False until the queue first discards: the first connection then sends from the first
-        /// frame of the run, with no keyframe to ask for.
-        var suspended = false
         /// When Camcast last cut a dead connection; nil once a publish succeeded after it.
         var ownCutAt: MonotonicTime?
 
@@ -38,26 +34,16 @@ extension RTMPOutput {
             } catch {
                 publisher.close()
                 // Nothing is queued until there is a connection to send it on.
-                queue.suspend()
-                suspended = true
-                failures += 1
-                meter.attemptFailed(reason: error.metricReason, message: error.description)
-                if policy.givesUp(after: failures) {
-                    let reason = policy.isEnabled ? "gave up after \(failures) attempts: \(error)" : error.description
-                    fail(OutputFailure(output: name, reason: reason))
-                    return
-                }
-                guard state.withLock({ $0.attemptFailed() }) else { return }
-                meter.enter(.retrying)
                 let sinceCut = ownCutAt.map { Double(MonotonicTime.now().nanoseconds(since: $0)) / 1e9 }
-                let delay = schedule.delay(after: ReconnectSchedule.failure(for: error.failureKind, secondsSinceOwnCut: sinceCut))
+                let failure = ReconnectSchedule.failure(for: error.failureKind, secondsSinceOwnCut: sinceCut)
+                guard let delay = retries.attemptFailed(failure, reason: error.metricReason, message: error.description, state: state) else { return }
                 logger.warning(
                     "RTMP connect failed, retrying",
                     metadata: [
-                        "url": "\(url)", "attempt": "\(failures)", "retry_in": "\(Self.seconds(delay))",
+                        "url": "\(url)", "attempt": "\(retries.failures)", "retry_in": "\(Self.seconds(delay))",
                         "error": "\(error)",
                     ])
-                guard waitBeforeRetry(seconds: delay) else { return }
+                guard retries.waitBeforeRetry(seconds: delay, state: state) else { return }
                 continue
             }
 
@@ -72,47 +58,27 @@ extension RTMPOutput {
             meter.enter(.streaming)
             if connections > 1 {
                 reconnects.add(1, ordering: .relaxed)
-                logger.notice("RTMP reconnected", metadata: ["url": "\(url)", "after_attempts": "\(failures)"])
+                logger.notice("RTMP reconnected", metadata: ["url": "\(url)", "after_attempts": "\(retries.failures)"])
             }
-            failures = 0
             ownCutAt = nil
-            schedule.published()
             // A new connection must start with a keyframe: ask for one now instead of waiting a
             // GOP; frames encoded before it could not be decoded on this connection.
             muxer.restart()
-            queue.askForKeyframes(true)
-            if suspended {
-                queue.resume()
-                requestKeyframe()
-            }
+            retries.published(requestKeyframe: requestKeyframe)
             let end = stream(on: publisher, muxer: &muxer)
 
             guard case .failed(let error) = end else { return }
-            queue.suspend()
-            suspended = true
             let upSeconds = Double(MonotonicTime.now().nanoseconds(since: connectedAt)) / 1e9
             if error.isDeadPeerCut { ownCutAt = MonotonicTime.now() }
-            guard policy.isEnabled else {
-                fail(OutputFailure(output: name, reason: error.description))
-                return
-            }
-            guard state.withLock({ $0.lost() }) else { return }
-            meter.enter(.retrying, error: "connection lost: \(error)")
-            let delay = schedule.delay(after: .lost(afterSeconds: upSeconds))
+            guard let delay = retries.lost(afterSeconds: upSeconds, message: error.description, state: state) else { return }
             logger.warning(
                 "RTMP connection lost, reconnecting",
                 metadata: [
                     "url": "\(url)", "connected_for": "\(Self.seconds(upSeconds))", "retry_in": "\(Self.seconds(delay))",
                     "error": "\(error)",
                 ])
-            guard waitBeforeRetry(seconds: delay) else { return }
+            guard retries.waitBeforeRetry(seconds: delay, state: state) else { return }
         }
-    }
-
-    /// Waits `seconds` unless stopped first; true if the next attempt may start.
-    private func waitBeforeRetry(seconds: Double) -> Bool {
-        _ = queue.waitForClose(seconds: seconds)
-        return state.withLock { $0.backoffEnded() }
     }
 
     /// Frames whose latencies the publisher keeps before handing them to the recorder at once.
@@ -180,15 +146,6 @@ extension RTMPOutput {
         publisher.close()
         state.withLock { $0.drained() }
         return .finished
-    }
-
-    /// Ends this output for good and tells the pipeline.
-    private func fail(_ failure: OutputFailure) {
-        guard state.withLock({ $0.fail("\(failure)") }) else { return }
-        meter.enter(.failed, error: failure.reason)
-        queue.close()
-        queue.discardAll()
-        onFailure(failure)
     }
 
     /// `1.25s`: two decimals are enough to read backoff growth in the log.

@@ -7,10 +7,8 @@ extension SRTOutput {
     /// The publisher thread's life: connect, stream, and on any failure wait (the RTMP output's
     /// `ReconnectSchedule`) and connect again, until a stop or a failure the policy does not retry.
     func publish() {
-        var schedule = ReconnectSchedule(policy: policy)
-        var failures = 0
+        var retries = PublisherRetries(output: name, queue: queue, meter: meter, policy: policy, onFailure: onFailure)
         var connections = 0
-        var suspended = false
         while true {
             guard state.withLock({ if case .connecting = $0 { return true } else { return false } }) else { return }
             attempts.add(1, ordering: .relaxed)
@@ -22,21 +20,13 @@ extension SRTOutput {
                 try caller.connect()
             } catch {
                 caller.close()
-                queue.suspend()
-                suspended = true
-                failures += 1
-                meter.attemptFailed(reason: error.metricReason, message: error.description)
-                if policy.givesUp(after: failures) {
-                    fail(OutputFailure(output: name, reason: policy.isEnabled ? "gave up after \(failures) attempts: \(error)" : error.description))
-                    return
-                }
-                guard state.withLock({ $0.attemptFailed() }) else { return }
-                meter.enter(.retrying)
-                let delay = schedule.delay(after: error.isRefusal ? .refused : .unreachable)
+                guard let delay = retries.attemptFailed(
+                    error.isRefusal ? .refused : .unreachable, reason: error.metricReason, message: error.description, state: state)
+                else { return }
                 logger.warning(
                     "SRT connect failed, retrying",
-                    metadata: ["url": "\(name)", "attempt": "\(failures)", "retry_in": "\(RTMPOutput.seconds(delay))", "error": "\(error)"])
-                guard waitBeforeRetry(seconds: delay) else { return }
+                    metadata: ["url": "\(name)", "attempt": "\(retries.failures)", "retry_in": "\(RTMPOutput.seconds(delay))", "error": "\(error)"])
+                guard retries.waitBeforeRetry(seconds: delay, state: state) else { return }
                 continue
             }
 
@@ -49,45 +39,26 @@ extension SRTOutput {
             meter.enter(.streaming)
             logger.notice(
                 connections > 1 ? "SRT reconnected" : "SRT connected",
-                metadata: ["url": "\(name)", "after_attempts": "\(failures)", "options": "\(options)"])
+                metadata: ["url": "\(name)", "after_attempts": "\(retries.failures)", "options": "\(options)"])
             if connections > 1 { reconnects.add(1, ordering: .relaxed) }
-            failures = 0
-            schedule.published()
-            // A new connection starts with a keyframe: ask for one now rather than wait a GOP.
-            queue.askForKeyframes(true)
-            if suspended {
-                queue.resume()
-                requestKeyframe()
-            }
+            // A new connection starts with a keyframe: asked for now rather than a GOP later.
+            retries.published(requestKeyframe: requestKeyframe)
             let lost = stream(on: caller)
             caller.close()
             guard let error = lost else {
                 state.withLock { $0.drained() }
                 return
             }
-            queue.suspend()
-            suspended = true
             let upSeconds = Double(MonotonicTime.now().nanoseconds(since: connectedAt)) / 1e9
-            guard policy.isEnabled else {
-                fail(OutputFailure(output: name, reason: error.description))
-                return
-            }
-            guard state.withLock({ $0.lost() }) else { return }
-            meter.enter(.retrying, error: "connection lost: \(error)")
-            let delay = schedule.delay(after: .lost(afterSeconds: upSeconds))
+            guard let delay = retries.lost(afterSeconds: upSeconds, message: error.description, state: state) else { return }
             logger.warning(
                 "SRT connection lost, reconnecting",
                 metadata: [
                     "url": "\(name)", "connected_for": "\(RTMPOutput.seconds(upSeconds))", "retry_in": "\(RTMPOutput.seconds(delay))",
                     "error": "\(error)",
                 ])
-            guard waitBeforeRetry(seconds: delay) else { return }
+            guard retries.waitBeforeRetry(seconds: delay, state: state) else { return }
         }
-    }
-
-    private func waitBeforeRetry(seconds: Double) -> Bool {
-        _ = queue.waitForClose(seconds: seconds)
-        return state.withLock { $0.backoffEnded() }
     }
 
     /// Holds what the sink saw go wrong, for the muxer's caller (the sink only says yes or no).
@@ -153,15 +124,6 @@ extension SRTOutput {
             logger.warning("stop: the listener had not acknowledged everything", metadata: ["url": "\(name)"])
         }
         return nil
-    }
-
-    /// Ends this output for good and tells the pipeline.
-    private func fail(_ failure: OutputFailure) {
-        guard state.withLock({ $0.fail("\(failure)") }) else { return }
-        meter.enter(.failed, error: failure.reason)
-        queue.close()
-        queue.discardAll()
-        onFailure(failure)
     }
 }
 

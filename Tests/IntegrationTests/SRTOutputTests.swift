@@ -79,7 +79,8 @@ struct SRTOutputTests {
         #expect(streams.stdout.split(separator: "\n").contains("aac"), "streams: \(streams.stdout)")
         #expect(try ProbedVideo.decodeErrors(file).isEmpty)
         let encoded = try #require(CamcastLog.stopCount("frames", in: log), "no stop summary: \(log)")
-        #expect(encoded > 0 && video.decodedFrames == encoded, "decoded \(video.decodedFrames) of \(encoded) encoded")
+        let ended = log.split(separator: "\n").last { $0.contains("SRT output ended") }.map(String.init) ?? "no end line"
+        #expect(encoded > 0 && video.decodedFrames == encoded, "decoded \(video.decodedFrames) of \(encoded) encoded; \(ended)")
     }
 
     @Test func h264AndAACReachSRTLiveTransmitWhole() throws {
