@@ -18,7 +18,7 @@ package struct LinkSample: Sendable, Equatable {
     /// with room to spare is found with none in flight most of the time; one near its capacity
     /// almost never (what it carries keeps it busy at least that fraction of the time).
     package var unackedSegments: Int
-    /// About the bytes those segments hold (`tcpi_unacked` × `tcpi_snd_mss`). On a link that
+    /// The bytes sent once and not acknowledged (`TCPProgress.inFlightBytes`). On a link that
     /// has just become slower TCP can put far more in flight than the link carries (seen on
     /// tc-tbf at 400 kbit/s: 200 kB, mostly lost) while nothing stays unsent.
     package var inFlightBytes: Int

@@ -14,19 +14,20 @@ public struct TCPProgress: Sendable, Hashable {
     public var unackedSegments: UInt32
     /// Bytes written by the application but not yet sent (`tcpi_notsent_bytes`).
     public var notSentBytes: UInt32
-    /// The size of a segment this connection sends (`tcpi_snd_mss`): with `unackedSegments`,
-    /// about how many bytes are in flight.
-    public var sendMSS: UInt32
+    /// Bytes sent and not acknowledged yet: what TCP holds in flight (`SIOCOUTQ` less
+    /// `SIOCOUTQNSD`, snd_nxt − snd_una; 0 where the ioctls fail). Counted in bytes: neither
+    /// `tcpi_unacked` × `tcpi_snd_mss` (segments are often far smaller than the MSS: on loopback
+    /// one small segment read as 65 kB, more than a 200 kbit/s stream delivers in a second, which
+    /// the adapter took for congestion) nor `tcpi_bytes_sent` − `tcpi_bytes_retrans` −
+    /// `tcpi_bytes_acked` (on tc-tbf at 400 kbit/s it stayed 150 kB above the truth once losses began).
+    public var inFlightBytes: Int
 
-    public init(bytesAcked: UInt64, unackedSegments: UInt32, notSentBytes: UInt32, sendMSS: UInt32 = 0) {
+    public init(bytesAcked: UInt64, unackedSegments: UInt32, notSentBytes: UInt32, inFlightBytes: Int = 0) {
         self.bytesAcked = bytesAcked
         self.unackedSegments = unackedSegments
         self.notSentBytes = notSentBytes
-        self.sendMSS = sendMSS
+        self.inFlightBytes = inFlightBytes
     }
-
-    /// About how many bytes are sent and not acknowledged yet.
-    public var inFlightBytes: Int { Int(unackedSegments) * Int(sendMSS) }
 
     /// Something is waiting for the peer: unacknowledged or not yet sent.
     public var hasPendingData: Bool { unackedSegments > 0 || notSentBytes > 0 }
@@ -34,7 +35,6 @@ public struct TCPProgress: Sendable, Hashable {
     /// Byte offsets in `struct tcp_info` (linux/tcp.h; the kernel only appends fields, so
     /// these are stable ABI). Glibc's older copy of the struct ends before `tcpi_bytes_acked`.
     enum Offset {
-        static let sendMSS = 16          // __u32 tcpi_snd_mss
         static let unacked = 24          // __u32 tcpi_unacked
         static let bytesAcked = 120      // __u64 tcpi_bytes_acked (Linux 4.1)
         static let notSentBytes = 144    // __u32 tcpi_notsent_bytes (Linux 4.6)
@@ -47,7 +47,7 @@ public struct TCPProgress: Sendable, Hashable {
         bytesAcked = bytes.loadUnaligned(fromByteOffset: Offset.bytesAcked, as: UInt64.self)
         unackedSegments = bytes.loadUnaligned(fromByteOffset: Offset.unacked, as: UInt32.self)
         notSentBytes = bytes.loadUnaligned(fromByteOffset: Offset.notSentBytes, as: UInt32.self)
-        sendMSS = bytes.loadUnaligned(fromByteOffset: Offset.sendMSS, as: UInt32.self)
+        inFlightBytes = 0
     }
 
     /// `getsockopt(TCP_INFO)` on a TCP socket; nil if it fails or the kernel is too old.
@@ -57,7 +57,25 @@ public struct TCPProgress: Sendable, Hashable {
         let rc = buffer.withUnsafeMutableBytes { raw in
             getsockopt(fd, Int32(IPPROTO_TCP), TCP_INFO, raw.baseAddress, &length)
         }
-        guard rc == 0 else { return nil }
-        return buffer.withUnsafeBytes { TCPProgress(tcpInfo: UnsafeRawBufferPointer(rebasing: $0.prefix(Int(length)))) }
+        guard rc == 0,
+            var progress = buffer.withUnsafeBytes({ TCPProgress(tcpInfo: UnsafeRawBufferPointer(rebasing: $0.prefix(Int(length)))) })
+        else { return nil }
+        progress.inFlightBytes = inFlight(fd: fd)
+        return progress
+    }
+
+    /// `SIOCOUTQ` (written, not acknowledged) less `SIOCOUTQNSD` (written, not sent): bytes in
+    /// flight, exactly; 0 if either ioctl fails.
+    static func inFlight(fd: Int32) -> Int {
+        var queued: Int32 = 0
+        var notSent: Int32 = 0
+        guard ioctl(fd, Request.outQueue, &queued) == 0, ioctl(fd, Request.outQueueNotSent, &notSent) == 0 else { return 0 }
+        return max(0, Int(queued) - Int(notSent))
+    }
+
+    /// linux/sockios.h (asm-generic: the same on every architecture Debian builds Camcast for).
+    enum Request {
+        static let outQueue: UInt = 0x5411           // SIOCOUTQ (= TIOCOUTQ)
+        static let outQueueNotSent: UInt = 0x894B    // SIOCOUTQNSD
     }
 }
