@@ -11,7 +11,7 @@ extension RTMPURL {
     /// Query parameter names whose value is shown (matched whole, case-insensitively): routing and
     /// format settings that ingest services document, never credentials.
     static let harmlessQueryNames: Set<String> = [
-        "vhost", "domain", "region", "quality", "format", "codec", "bitrate", "fps", "resolution", "lang",
+        "vhost", "domain", "region", "quality", "format", "codec", "bitrate", "fps", "resolution", "lang", "backup",
     ]
     /// Query parameter names whose value is a secret even when very short (matched as
     /// case-insensitive substrings: `auth_key`, `streamkey`, `access_token`, `password`).
@@ -38,6 +38,15 @@ extension RTMPURL {
         if let hash = base.firstIndex(of: "#") {
             base = base[..<hash]
             tail = "#" + StreamKeyRedactor.mask + tail
+        }
+        // `app?params/key` (YouTube's backup ingest, `live2?backup=1/KEY`): the application
+        // carries a query, the key follows it; each part is masked as its own kind.
+        if let mark = base.firstIndex(of: "?"), let slash = base[mark...].lastIndex(of: "/") {
+            let (prefix, app) = splitAuthority(base[..<mark])
+            let appQuery = queryItems(base[base.index(after: mark)..<slash]).map(redactQueryItem).joined(separator: "&")
+            let key = base[base.index(after: slash)...]
+            let keyQuery = key.firstIndex(of: "?").map { "?" + queryItems(key[key.index(after: $0)...]).map(redactQueryItem).joined(separator: "&") }
+            return prefix + app + "?" + appQuery + "/" + StreamKeyRedactor.mask + (keyQuery ?? "") + tail
         }
         var query: Substring?
         if let mark = base.firstIndex(of: "?") {
@@ -70,23 +79,24 @@ extension RTMPURL {
 
     /// `scheme://authority/path` with user info and the last non-empty path element masked.
     private static func redactPath(_ base: Substring) -> String {
-        var prefix = ""
-        var path = base
-        if let separator = base.firstRange(of: "://") {
-            let rest = base[separator.upperBound...]
-            let slash = rest.firstIndex(of: "/") ?? rest.endIndex
-            var authority = String(rest[..<slash])
-            if let at = authority.lastIndex(of: "@") {
-                authority = StreamKeyRedactor.mask + String(authority[at...])
-            }
-            prefix = String(base[..<separator.upperBound]) + authority
-            path = rest[slash...]
-        }
+        let (prefix, path) = splitAuthority(base)
         var elements = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         if let last = elements.lastIndex(where: { !$0.isEmpty }) {
             elements[last] = StreamKeyRedactor.mask
         }
         return prefix + elements.joined(separator: "/")
+    }
+
+    /// `scheme://authority` with user info masked, and the path after it.
+    private static func splitAuthority(_ base: Substring) -> (prefix: String, path: Substring) {
+        guard let separator = base.firstRange(of: "://") else { return ("", base) }
+        let rest = base[separator.upperBound...]
+        let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+        var authority = String(rest[..<slash])
+        if let at = authority.lastIndex(of: "@") {
+            authority = StreamKeyRedactor.mask + String(authority[at...])
+        }
+        return (String(base[..<separator.upperBound]) + authority, rest[slash...])
     }
 
     private static func queryItems(_ query: Substring) -> [Substring] {

@@ -53,7 +53,10 @@ public struct RTMPURL: Sendable, Hashable {
         // Path and query.
         var path = rest[authorityEnd...]
         var query: Substring? = nil
-        if let questionMark = path.firstIndex(of: "?") {
+        // The query is the last element's, as librtmp reads it: a `?` in the application is part
+        // of it (YouTube's backup ingest, `live2?backup=1/KEY`, has the application `live2?backup=1`).
+        let lastElement = path.lastIndex(of: "/").map { path[$0...] } ?? path
+        if let questionMark = lastElement.firstIndex(of: "?") {
             query = path[path.index(after: questionMark)...]
             path = path[..<questionMark]
         }

@@ -36,6 +36,10 @@ struct RTMPURLTests {
         Valid(text: "rtmp://h/app/k?",
               host: "h", port: 1935, app: "app", key: "k", query: nil,
               redacted: "rtmp://h:1935/app/****"),
+        // YouTube's backup ingest: librtmp takes `live2?backup=1` as the application (issue 43).
+        Valid(text: "rtmp://b.rtmp.youtube.com/live2?backup=1/abcd-efgh-ijkl",
+              host: "b.rtmp.youtube.com", port: 1935, app: "live2?backup=1", key: "abcd-efgh-ijkl", query: nil,
+              redacted: "rtmp://b.rtmp.youtube.com:1935/live2?backup=1/****"),
         // RTMPS: default port 443 (issue 16).
         Valid(text: "rtmps://live-api-s.facebook.com/rtmp/FB-123-abc",
               host: "live-api-s.facebook.com", port: 443, app: "rtmp", key: "FB-123-abc", query: nil,
