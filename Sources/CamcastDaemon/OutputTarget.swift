@@ -1,5 +1,6 @@
 import Config
 import Encoder
+import Outputs
 import RTMPAddress
 import Recording
 import SRT
@@ -17,6 +18,8 @@ public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
     /// Publish MPEG-TS to an SRT listener (caller mode); `options` holds the passphrase read
     /// from its file (network timeouts are the run's, set when the output is made).
     case srt(SRTURL, options: SRTCallerOptions)
+    /// A primary and its backups (`rtmp` and `srt` legs) used as `policy` says: dual ingest or failover.
+    indirect case group(legs: [OutputTarget], policy: OutputGroupPolicy)
 
     /// Maps an already validated config output onto its sink.
     init(_ output: CamcastConfig.OutputConfig) throws(OutputTargetError) {
@@ -31,6 +34,13 @@ public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
             var options = SRTCallerOptions(latencyMilliseconds: srt.latencyMilliseconds, keyLength: srt.keyLength, streamID: srt.streamID)
             if let path = srt.passphraseFile { options.passphrase = try Self.passphrase(in: path) }
             self = .srt(srt.url, options: options)
+        case .group(let group):
+            var legs: [OutputTarget] = []
+            for leg in group.legs { legs.append(try OutputTarget(leg)) }
+            let policy = OutputGroupPolicy(
+                mode: group.mode == .both ? .both : .failover, failoverAfterSeconds: Double(group.failoverAfterSeconds),
+                returnAfterSeconds: Double(group.returnAfterSeconds))
+            self = .group(legs: legs, policy: policy)
         case .record(let record):
             var settings = RecordingSettings(
                 directory: record.directory, segmentSeconds: record.segmentSeconds, namePattern: record.name,
@@ -89,6 +99,7 @@ public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
         case .annexBFile(let path, _): path
         case .recording(let settings): settings.description
         case .srt(let url, let options): "\(url)" + (options.streamID.map { " (streamid \(SRTURL.redactStreamID($0)))" } ?? "")
+        case .group(let legs, let policy): "\(policy.mode.rawValue) [" + legs.map(\.description).joined(separator: ", ") + "]"
         }
     }
 }
@@ -123,11 +134,15 @@ extension OutputTarget {
         case .annexBFile: "annexb"
         case .recording: "record"
         case .srt: "srt"
+        case .group(_, let policy): policy.mode == .both ? "dual" : "failover"
         }
     }
 
     /// Where it goes, for /status: an RTMP URL with its key masked and without any query.
     var safeDescription: String {
+        if case .group(let legs, let policy) = self {
+            return "\(policy.mode.rawValue) [" + legs.map(\.safeDescription).joined(separator: ", ") + "]"
+        }
         let text = description
         guard case .rtmp = self, let query = text.firstIndex(of: "?") else { return text }
         return String(text[..<query])

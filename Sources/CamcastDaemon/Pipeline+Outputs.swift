@@ -2,6 +2,7 @@ import Encoder
 import FLV
 import Logging
 import Media
+import RTMP
 import Recording
 import SRT
 import Telemetry
@@ -34,26 +35,23 @@ extension Pipeline {
                 output = FLVFileOutput(
                     path: path, metadata: metadata, hasAudio: settings.audio != nil, logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
                     onFailure: fail, meter: meter)
-            case .rtmp(let url):
-                output = RTMPOutput(
-                    url: url, options: settings.rtmp, reconnect: settings.reconnect, metadata: metadata,
-                    queueMilliseconds: settings.sendQueueMilliseconds, bitrateKbps: settings.encoder.bitrateKbps,
-                    logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() }, onFailure: fail,
-                    latency: latency, meter: meter)
-            case .srt(let url, var options):
-                options.connectTimeoutSeconds = settings.rtmp.connectTimeoutSeconds
-                options.sendTimeoutSeconds = settings.rtmp.sendTimeoutSeconds
-                let stream = RecordedStream(
-                    width: settings.encoder.size.width, height: settings.encoder.size.height, frameRate: settings.encoder.frameRate,
-                    audioSampleRate: settings.audio?.format.sampleRate, audioChannels: settings.audio?.format.channels, container: .ts)
-                output = SRTOutput(
-                    host: url.host, port: url.port, displayName: target.description, options: options, reconnect: settings.reconnect,
-                    queueMilliseconds: settings.sendQueueMilliseconds, logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
-                    onFailure: fail,
-                    makeMuxer: { keyframe, audioConfiguration, sink throws(ConnectionMuxerError) in
-                        try TransportStreamMuxer(
-                            keyframe: keyframe, stream: stream, audioConfiguration: audioConfiguration, messageSize: SRTCaller.messageSize, sink: sink)
-                    }, meter: meter)
+            case .rtmp, .srt:
+                output = makeNetworkOutput(target, metadata: metadata, meter: meter, latency: latency, stages: stages, onFailure: fail)
+            case .group(let legs, let policy):
+                let legMeters = control.legMeters(for: target, group: meter, legs: legs)
+                output = OutputGroup(
+                    name: target.description,
+                    legs: legs.enumerated().map { index, leg in
+                        OutputLeg(
+                            name: leg.description, meter: legMeters[index],
+                            make: { [self] onFailure in
+                                // Latency is measured on the primary only: two legs would count each frame twice.
+                                makeNetworkOutput(
+                                    leg, metadata: metadata, meter: legMeters[index], latency: index == 0 ? latency : nil, stages: stages,
+                                    onFailure: onFailure)
+                            },
+                            isReachable: { [settings] in Self.answers(leg, settings: settings) })
+                    }, policy: policy, meter: meter, logger: logger, onFailure: fail)
             case .annexBFile(let path, let maxFrames):
                 output = AnnexBFileOutput(
                     path: path, frameLimit: maxFrames, logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
@@ -67,11 +65,64 @@ extension Pipeline {
                         audioSampleRate: settings.audio?.format.sampleRate, audioChannels: settings.audio?.format.channels,
                         container: recording.container),
                     logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
-                    isDown: { stages.currentOutputs.contains { ($0 as? RTMPOutput)?.isInterrupted ?? false } }, meter: meter)
+                    isDown: { stages.currentOutputs.contains { ($0 as? any NetworkOutput)?.isInterrupted ?? false } }, meter: meter)
             }
             identity.set(output)
             meter.setProbe { [weak output] in output.map(PipelineControl.probe) ?? OutputProbe() }
             return output
+        }
+    }
+
+    /// An RTMP or SRT output (`target` is `.rtmp` or `.srt`): one of its own, or a leg of a group.
+    func makeNetworkOutput(
+        _ target: OutputTarget, metadata: FLVTag, meter: OutputMeter, latency: LatencyRecorder?, stages: PipelineStages,
+        onFailure: @escaping @Sendable (OutputFailure) -> Void
+    ) -> any NetworkOutput {
+        switch target {
+        case .srt(let url, var options):
+            options.connectTimeoutSeconds = settings.rtmp.connectTimeoutSeconds
+            options.sendTimeoutSeconds = settings.rtmp.sendTimeoutSeconds
+            let stream = RecordedStream(
+                width: settings.encoder.size.width, height: settings.encoder.size.height, frameRate: settings.encoder.frameRate,
+                audioSampleRate: settings.audio?.format.sampleRate, audioChannels: settings.audio?.format.channels, container: .ts)
+            return SRTOutput(
+                host: url.host, port: url.port, displayName: target.description, options: options, reconnect: settings.reconnect,
+                queueMilliseconds: settings.sendQueueMilliseconds, logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
+                onFailure: onFailure,
+                makeMuxer: { keyframe, audioConfiguration, sink throws(ConnectionMuxerError) in
+                    try TransportStreamMuxer(
+                        keyframe: keyframe, stream: stream, audioConfiguration: audioConfiguration, messageSize: SRTCaller.messageSize, sink: sink)
+                }, meter: meter)
+        case .rtmp(let url):
+            return RTMPOutput(
+                url: url, options: settings.rtmp, reconnect: settings.reconnect, metadata: metadata,
+                queueMilliseconds: settings.sendQueueMilliseconds, bitrateKbps: settings.encoder.bitrateKbps,
+                logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() }, onFailure: onFailure,
+                latency: latency, meter: meter)
+        default:
+            preconditionFailure("\(target) is not a network output")
+        }
+    }
+
+    /// Whether a leg's server answers now (a failover output's way back to an earlier leg): a TCP
+    /// connection for RTMP, an SRT handshake (closed at once) for SRT; bounded by the connect timeout.
+    static func answers(_ leg: OutputTarget, settings: RunSettings) -> Bool {
+        let timeout = Double(min(5, max(1, settings.rtmp.connectTimeoutSeconds)))
+        switch leg {
+        case .rtmp(let url):
+            return ServerProbe.acceptsConnections(host: url.host, port: url.port, timeoutSeconds: timeout)
+        case .srt(let url, var options):
+            options.connectTimeoutSeconds = Int(timeout)
+            let caller = SRTCaller(host: url.host, port: url.port, options: options)
+            defer { caller.close() }
+            do {
+                try caller.connect()
+                return true
+            } catch {
+                return false
+            }
+        default:
+            return false
         }
     }
 

@@ -22,6 +22,8 @@ public final class PipelineControl: Sendable {
     /// One meter per output target, kept across reloads so that an output keeps its name and
     /// counts; `rtmp-1`, `flv-1`, … by kind and order of appearance unless the config names it.
     private let meters = Lock<[OutputTarget: OutputMeter]>([:])
+    /// The meters of each group's legs (`leg` 1, 2, … under the group's name), kept as the group's is.
+    private let legMeters = Lock<[OutputTarget: [OutputMeter]]>([:])
 
     #if DEBUG
     /// Debug builds: how the pipeline opens its encoder sessions when a test brings its own (a
@@ -45,13 +47,30 @@ public final class PipelineControl: Sendable {
         }
     }
 
-    /// The outputs in force are `targets` (start, reload): the registry lists their meters, in order.
+    /// The meters of the legs of `target` (a group whose meter is `group`), made on first use.
+    func legMeters(for target: OutputTarget, group: OutputMeter, legs: [OutputTarget]) -> [OutputMeter] {
+        legMeters.withLock { meters in
+            if let made = meters[target] { return made }
+            let made = legs.enumerated().map { index, leg in
+                OutputMeter(name: group.name, kind: leg.metricKind, target: leg.safeDescription, leg: "\(index + 1)")
+            }
+            meters[target] = made
+            return made
+        }
+    }
+
+    /// The outputs in force are `targets` (start, reload): the registry lists their meters, in
+    /// order, each group's legs after it.
     func outputsInForce(_ targets: [OutputTarget]) {
         let listed = meters.withLock { meters in
             meters = meters.filter { targets.contains($0.key) }
-            return targets.compactMap { meters[$0] }
+            return targets.map { meters[$0] }
         }
-        telemetry.setOutputs(listed)
+        let legs = legMeters.withLock { legs in
+            legs = legs.filter { targets.contains($0.key) }
+            return legs
+        }
+        telemetry.setOutputs(zip(targets, listed).flatMap { target, meter in meter.map { [$0] + (legs[target] ?? []) } ?? [] })
     }
 
     /// Pictures the encoder has produced so far; advancing means the pipeline is alive.
@@ -102,7 +121,10 @@ public final class PipelineControl: Sendable {
         snapshot.adaptedKbps = settings.adaptiveBitrateFloorKbps != nil && adapted > 0 ? adapted : nil
         for reading in telemetry.outputMeters.map({ $0.reading() }) {
             snapshot.queueSeconds = max(snapshot.queueSeconds, reading.queueSeconds)
+            // A leg is its group's affair; a group that streams says which leg carries it and which are down.
+            guard reading.leg == nil else { continue }
             if let trouble = reading.trouble { snapshot.outputsDown.append(trouble) }
+            if reading.isGroup, reading.up, let note = reading.lastError { snapshot.outputsDown.append("\(reading.name): \(note)") }
         }
         for output in running.currentOutputs {
             let statistics = output.statistics

@@ -36,7 +36,8 @@ extension SettingsResolver {
                     return directoryProblem(for: path).map { "\(path): \($0)" }
                 }
             case .rtmp: continue
-            case .srt:
+            case .group(let legs, _) where !legs.contains(where: { if case .srt = $0 { true } else { false } }): continue
+            case .srt, .group:
                 // Its MPEG-TS comes from libavformat, loaded as a recording's is.
                 if let reason = RecordingLibrary.loadProblem() { problem("outputs[\(index)]", reason) }
                 continue

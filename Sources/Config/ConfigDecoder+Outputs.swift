@@ -14,12 +14,15 @@ extension ConfigDecoder {
         var srtOptions: [(key: String, entry: (text: String?, at: SourceLocation))] = []
         /// `name:` — how metrics, /status and the status line call the output.
         var name: (text: String?, at: SourceLocation)?
+        /// `urls:` (a list), `mode`, `failover_after_seconds`, `return_after_seconds` (ConfigDecoder+Group.swift).
+        var urls: (items: [(text: String?, at: SourceLocation)], at: SourceLocation)?
+        var groupOptions: [(key: String, entry: (text: String?, at: SourceLocation))] = []
         var at: SourceLocation?
         /// An unknown key was reported (`uri:`); "needs url or path" would only repeat it.
         var hadUnknownKey = false
     }
 
-    static let outputKeys = ["url", "path", "max_frames", "name"] + recordKeys + srtKeys
+    static let outputKeys = ["url", "path", "max_frames", "name", "urls"] + recordKeys + srtKeys + groupKeys
     static let recordingExtensions = [".flv", ".h264", ".h265"]
 
     mutating func decodeOutputs(_ node: YAMLNode) {
@@ -60,6 +63,11 @@ extension ConfigDecoder {
                 continue
             }
             let at = location(of: value)
+            if key == "urls" {
+                guard let urls = urlList(value, itemPath: itemPath) else { return nil }
+                spec.urls = (urls, at)
+                continue
+            }
             guard case .scalar(let scalar) = value else {
                 report("\(itemPath).\(key)", at: at, "expected a single value, got \(describe(value))")
                 return nil
@@ -72,6 +80,7 @@ extension ConfigDecoder {
             case "name": spec.name = entry
             case "record": spec.record = entry
             case _ where Self.srtKeys.contains(key): spec.srtOptions.append((key, entry))
+            case _ where Self.groupKeys.contains(key): spec.groupOptions.append((key, entry))
             default: spec.recordOptions.append((key, entry))
             }
         }
@@ -92,8 +101,9 @@ extension ConfigDecoder {
                 case .file: "path"
                 case .record: "record"
                 case .srt: "url"
+                case .group: "urls"
                 }
-                report("outputs[\(index)].\(key)", at: spec.url?.at ?? spec.path?.at ?? spec.record?.at,
+                report("outputs[\(index)].\(key)", at: spec.url?.at ?? spec.path?.at ?? spec.record?.at ?? spec.urls?.at,
                        "\(ValueText.quoted(outputText(output))) is the same output as outputs[\(earlier)]")
                 continue
             }
@@ -134,11 +144,30 @@ extension ConfigDecoder {
         case .file(let path, _): path
         case .record(let record): record.directory
         case .srt(let srt): srt.url.description
+        case .group(let group): group.description
         }
     }
 
     private mutating func output(index: Int, _ spec: OutputSpec) -> CamcastConfig.OutputConfig? {
         let itemPath = "outputs[\(index)]"
+        var spec = spec
+        // `mode` is a recording's too (outage mode): with `record:` it is the recording's.
+        if spec.record != nil {
+            spec.recordOptions += spec.groupOptions.filter { Self.recordKeys.contains($0.key) }
+            spec.groupOptions.removeAll { Self.recordKeys.contains($0.key) }
+        }
+        if let urls = spec.urls {
+            guard spec.url == nil, spec.path == nil, spec.record == nil, spec.maxFrames == nil else {
+                report(itemPath, at: spec.at, "has `urls` beside `url`, `path`, `record` or `max_frames`; a group of legs is an output of its own")
+                return nil
+            }
+            return groupOutput(index: index, urls: urls, spec: spec)
+        }
+        if let option = spec.groupOptions.first {
+            let also = Self.recordKeys.contains(option.key) ? " or to a `record:` output" : ""
+            report("\(itemPath).\(option.key)", at: option.entry.at, "only applies to an output with `urls:` (a primary and its backups)\(also)")
+            return nil
+        }
         if spec.record != nil {
             guard spec.url == nil, spec.path == nil, spec.maxFrames == nil else {
                 report(itemPath, at: spec.at, "has `record` beside `url`, `path` or `max_frames`; a recording is an output of its own")

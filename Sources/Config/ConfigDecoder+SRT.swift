@@ -5,7 +5,8 @@ extension ConfigDecoder {
     static let srtKeys = ["latency_ms", "passphrase_file", "pbkeylen", "streamid"]
 
     mutating func srtOutput(
-        index: Int, url: (text: String, at: SourceLocation), options: [(key: String, entry: (text: String?, at: SourceLocation))]
+        index: Int, url: (text: String, at: SourceLocation), options: [(key: String, entry: (text: String?, at: SourceLocation))],
+        urlKey: String = "url"
     ) -> CamcastConfig.OutputConfig? {
         let itemPath = "outputs[\(index)]"
         var config: CamcastConfig.SRTOutputConfig
@@ -13,7 +14,7 @@ extension ConfigDecoder {
             config = CamcastConfig.SRTOutputConfig(url: try SRTURL(parsing: url.text))
         } catch {
             // Quoted masked as an RTMP URL would be: a query someone wrote there may hold a secret.
-            report("\(itemPath).url", at: url.at, "\(ValueText.quoted(RTMPURL.redact(url.text))) \(error)")
+            report("\(itemPath).\(urlKey)", at: url.at, "\(ValueText.quoted(RTMPURL.redact(url.text))) \(error)")
             return nil
         }
         var valid = true

@@ -11,6 +11,8 @@ extension CamcastConfig {
         case record(RecordConfig)
         /// `- url: srt://host:port` with its SRT keys (latency_ms, passphrase_file, pbkeylen, streamid).
         case srt(SRTOutputConfig)
+        /// `- urls: [primary, backup]` with `mode: both|failover`: a group of network legs.
+        case group(OutputGroupConfig)
 
         /// Safe to log: the stream key of an RTMP URL is shown as `****`.
         public var description: String {
@@ -20,6 +22,7 @@ extension CamcastConfig {
                 maxFrames.map { "\(path) (max \($0) frames)" } ?? path
             case .record(let record): record.description
             case .srt(let srt): srt.description
+            case .group(let group): group.description
             }
         }
     }
@@ -44,6 +47,36 @@ extension CamcastConfig {
         /// Safe to log: `srt://host:port (streamid publish:****)`.
         public var description: String {
             "\(url)" + (streamID.map { " (streamid \(SRTURL.redactStreamID($0)))" } ?? "")
+        }
+    }
+}
+
+extension CamcastConfig {
+    /// `- urls: [primary, backup, …]` with `mode:` — one output made of several legs (issue 43).
+    public struct OutputGroupConfig: Sendable, Hashable, CustomStringConvertible {
+        public enum Mode: String, Sendable, Hashable, CaseIterable {
+            /// Dual ingest: every leg carries the stream.
+            case both
+            /// The first leg that works carries it; the next takes over when it fails.
+            case failover
+        }
+
+        /// The legs in order, the first the primary: `.rtmp` or `.srt` outputs.
+        public var legs: [OutputConfig]
+        public var mode: Mode
+        /// `failover_after_seconds`: how long the active leg may be down before the next takes over.
+        public var failoverAfterSeconds = 5
+        /// `return_after_seconds`: how long an earlier leg's server must answer before it takes over again.
+        public var returnAfterSeconds = 30
+
+        public init(legs: [OutputConfig], mode: Mode) {
+            self.legs = legs
+            self.mode = mode
+        }
+
+        /// Safe to log: each leg as its own description masks it.
+        public var description: String {
+            "\(mode.rawValue) [" + legs.map(\.description).joined(separator: ", ") + "]"
         }
     }
 }

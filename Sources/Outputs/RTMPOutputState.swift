@@ -56,6 +56,18 @@ enum RTMPOutputState: Equatable, Sendable {
         return false
     }
 
+    /// The output streamed (`hasStreamed`) and does not now: the server or the link went away, a
+    /// reconnect is under way or was given up. What viewers miss, for an outage recording. An
+    /// output that has not streamed yet is not down, so a start does not count as an outage, nor
+    /// does one being stopped (the end of the run, a reload that removes it).
+    func isInterrupted(hasStreamed: Bool) -> Bool {
+        guard hasStreamed else { return false }
+        switch self {
+        case .streaming, .draining, .finished(.stopped): return false
+        default: return true
+        }
+    }
+
     /// The publisher thread starts.
     mutating func start() -> Bool {
         guard case .idle = self else { return false }

@@ -68,7 +68,7 @@ enum MetricsExporter {
         _ output: OutputReading, gauge: (String, String, [(String, String)], Double) -> Void,
         counter: (String, String, [(String, String)], Int) -> Void
     ) {
-        let labels = [("output", output.name), ("kind", output.kind)]
+        let labels = [("output", output.name), ("kind", output.kind)] + (output.leg.map { [("leg", $0)] } ?? [])
         gauge("camcast_output_up", "1 while the output streams or writes.", labels, output.up ? 1 : 0)
         for phase in OutputPhase.allCases {
             gauge("camcast_output_state", "The output's state: 1 for the current one.", labels + [("state", phase.rawValue)], phase == output.phase ? 1 : 0)
@@ -84,7 +84,7 @@ enum MetricsExporter {
             "camcast_output_dropped_frames_total", "Frames the output dropped, by reason.", labels + [("reason", "disconnected")],
             output.droppedDisconnected)
         if let recording = output.recording { export(recording, labels: labels, gauge: gauge, counter: counter) }
-        guard output.kind == "rtmp" else { return }
+        guard output.isNetwork else { return }
         counter("camcast_output_connect_attempts_total", "Connection attempts started.", labels, output.connectAttempts)
         for reason in failureReasons {
             counter(

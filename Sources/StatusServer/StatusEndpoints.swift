@@ -30,9 +30,11 @@ public struct StatusEndpoints: Sendable {
             document.snapshot = snapshot != nil && document.report.facts.running
             return HTTPReply(status: 200, contentType: "application/json", body: Self.json(document))
         case "/healthz":
-            let problems = registry.report().healthProblems
+            let report = registry.report()
+            let problems = report.healthProblems
             return problems.isEmpty
-                ? HTTPReply(status: 200, text: "ok\n") : HTTPReply(status: 503, text: problems.joined(separator: "\n") + "\n")
+                ? HTTPReply(status: 200, text: (["ok"] + report.healthNotes).joined(separator: "\n") + "\n")
+                : HTTPReply(status: 503, text: problems.joined(separator: "\n") + "\n")
         case "/", "/index.html":
             return HTTPReply(status: 200, contentType: "text/html; charset=utf-8", body: Array(StatusPage.html.utf8))
         case "/snapshot.jpg":

@@ -11,6 +11,9 @@ public final class OutputMeter: Sendable {
     public let kind: String
     /// Where it goes, safe to show: an RTMP URL with its stream key masked and no query, or a path.
     public let target: String
+    /// Which leg of a failover or dual-ingest output this is (`1` the primary, `2` …); nil for an
+    /// output of its own. A leg's series carry it as the `leg` label beside the group's `output`.
+    public let leg: String?
 
     /// Bytes handed to the socket or written to the file.
     public let sentBytes = Atomic<Int>(0)
@@ -36,10 +39,11 @@ public final class OutputMeter: Sendable {
         var downSince: ContinuousClock.Instant
     }
 
-    public init(name: String, kind: String, target: String) {
+    public init(name: String, kind: String, target: String, leg: String? = nil) {
         self.name = name
         self.kind = kind
         self.target = target
+        self.leg = leg
         life = Lock(Life(phase: .starting, sinceUnixMilliseconds: WallClock.nowMilliseconds(), sinceMonotonic: .now, downSince: .now))
     }
 
@@ -60,6 +64,18 @@ public final class OutputMeter: Sendable {
         if phase == .streaming { lastPublishUnixMilliseconds.store(WallClock.nowMilliseconds(), ordering: .relaxed) }
     }
 
+    /// A leg of a group is made again after it ended (failed or stopped): its meter starts over
+    /// from `starting`, keeping its counters, which count over the whole run.
+    public func restart() {
+        life.withLock { life in
+            life.phase = .starting
+            life.sinceUnixMilliseconds = WallClock.nowMilliseconds()
+            life.sinceMonotonic = .now
+            life.lastError = nil
+            life.attemptsSinceUp = 0
+        }
+    }
+
     /// A connection attempt starts.
     public func attemptStarted() {
         connectAttempts.add(1, ordering: .relaxed)
@@ -73,6 +89,12 @@ public final class OutputMeter: Sendable {
             life.failures[reason, default: 0] += 1
             life.lastError = message
         }
+    }
+
+    /// Replaces the last error with `text` (nil clears it): a group's word on its legs, which
+    /// says which leg carries the stream and which are down, also while the group is up.
+    public func describe(_ text: String?) {
+        life.withLock { $0.lastError = text }
     }
 
     public func setProbe(_ read: @escaping @Sendable () -> OutputProbe) {
@@ -96,7 +118,8 @@ public final class OutputMeter: Sendable {
             sentBytes: queue.recording?.bytesWritten ?? sentBytes.load(ordering: .relaxed), sentFrames: queue.sentFrames,
             droppedCongestion: queue.droppedCongestion, droppedDisconnected: queue.droppedDisconnected,
             queueSeconds: Double(queue.queuedMilliseconds) / 1000, queuedPackets: queue.queuedPackets,
-            lastPublishUnixSeconds: Double(lastPublishUnixMilliseconds.load(ordering: .relaxed)) / 1000, recording: queue.recording)
+            lastPublishUnixSeconds: Double(lastPublishUnixMilliseconds.load(ordering: .relaxed)) / 1000, recording: queue.recording,
+            leg: leg)
     }
 
     static func seconds(since instant: ContinuousClock.Instant) -> Double {

@@ -23,12 +23,19 @@ public struct OutputReading: Sendable, Equatable, Codable {
     public var lastPublishUnixSeconds: Double
     /// A segmented recording's figures (where it writes, what it kept and deleted); nil otherwise.
     public var recording: RecordingReading? = nil
+    /// The leg of a failover or dual-ingest output (`OutputMeter.leg`); nil for an output of its own.
+    public var leg: String? = nil
+
+    /// A network connection of its own (RTMP, SRT): connect attempts and failures say something.
+    public var isNetwork: Bool { kind == "rtmp" || kind == "srt" }
+    /// A failover or dual-ingest output, whose legs are listed after it.
+    public var isGroup: Bool { kind == "failover" || kind == "dual" }
 
     /// `rtmp-1 down 14 s, 6 attempts: connection refused` — nil while the output is up.
     public var trouble: String? {
         guard !up else { return nil }
         var text = "\(name) \(phase == .failed ? "failed" : "down") \(Int(secondsDown)) s"
-        if kind == "rtmp" && phase != .starting {
+        if isNetwork && phase != .starting {
             text += ", \(attemptsSinceUp) attempt\(attemptsSinceUp == 1 ? "" : "s")"
         }
         if let lastError { text += ": \(lastError)" }

@@ -30,7 +30,8 @@ public struct TelemetryReport: Sendable, Equatable, Codable {
         var problems: [String] = []
         if !facts.running { problems.append("pipeline not running") }
         if let cameraTrouble { problems.append("camera: \(cameraTrouble)") }
-        for output in outputs where !output.up {
+        // A leg of a group is the group's affair: the group is down only when it streams nowhere.
+        for output in outputs where !output.up && output.leg == nil {
             let firstConnect = (output.phase == .connecting || output.phase == .starting) && output.lastPublishUnixSeconds == 0
                 && output.attemptsSinceUp <= 1 && output.lastError == nil
             if !firstConnect { problems.append(output.trouble ?? "\(output.name) \(output.phase.rawValue)") }
@@ -38,8 +39,15 @@ public struct TelemetryReport: Sendable, Equatable, Codable {
         return problems
     }
 
+    /// What an operator should know although nothing is down: a failover output streaming on a
+    /// backup leg, a dual-ingest output with a leg down (/healthz says it with its 200).
+    public var healthNotes: [String] {
+        outputs.filter { $0.up && $0.isGroup }.compactMap { output in output.lastError.map { "\(output.name): \($0)" } }
+    }
+
     /// The short form for systemd's STATUS=: `streaming 1280x720 to 2/2 outputs`, or what is wrong.
     public var shortStatus: String {
+        let outputs = outputs.filter { $0.leg == nil }
         let up = outputs.filter(\.up).count
         var text = "\(up == outputs.count ? "streaming" : "degraded") \(facts.width)x\(facts.height) to \(up)/\(outputs.count) outputs"
         if let cameraTrouble { text = "[\(cameraTrouble)] " + text }

@@ -1,0 +1,38 @@
+import Telemetry
+
+/// An output that publishes over a network connection of its own (RTMP, SRT): what a group of
+/// legs (`OutputGroup`) and an outage recording need to know of it, whatever its transport.
+package protocol NetworkOutput: StreamOutput {
+    /// Its meter: the phase says whether it streams now.
+    var meter: OutputMeter { get }
+    /// It streamed and does not now: what viewers miss (see `RTMPOutputState.isInterrupted`).
+    var isInterrupted: Bool { get }
+    /// Publishing now (connected, published, not stopping): a group's test of a leg.
+    var isStreaming: Bool { get }
+    /// Video frames handed to the socket so far.
+    var sentFrameCount: Int { get }
+}
+
+extension RTMPOutput: NetworkOutput {
+    package var isInterrupted: Bool {
+        state.withLock { $0.isInterrupted(hasStreamed: sentFrames.load(ordering: .relaxed) > 0) }
+    }
+
+    package var isStreaming: Bool {
+        state.withLock { if case .streaming = $0 { true } else { false } }
+    }
+
+    package var sentFrameCount: Int { sentFrames.load(ordering: .relaxed) }
+}
+
+extension SRTOutput: NetworkOutput {
+    package var isInterrupted: Bool {
+        state.withLock { $0.isInterrupted(hasStreamed: sentFrames.load(ordering: .relaxed) > 0) }
+    }
+
+    package var isStreaming: Bool {
+        state.withLock { if case .streaming = $0 { true } else { false } }
+    }
+
+    package var sentFrameCount: Int { sentFrames.load(ordering: .relaxed) }
+}
