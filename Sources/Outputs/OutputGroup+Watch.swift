@@ -95,6 +95,7 @@ extension OutputGroup {
     /// The group's phase and note: which leg carries the stream, since when, and which are down.
     private func describeFailover(active: Int, streaming: Bool, since: MonotonicTime, now: MonotonicTime) {
         meter.enter(streaming ? .streaming : .connecting)
+        meter.activeLeg.store(active + 1, ordering: .relaxed)
         var parts: [String] = []
         if active > 0 || !streaming {
             parts.append("leg \(active + 1) (\(legs[active].name)) \(streaming ? "carries the stream" : "is down") for \(Int(seconds(now, since: since))) s")

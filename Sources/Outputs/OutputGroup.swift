@@ -62,6 +62,7 @@ package final class OutputGroup: NetworkOutput {
         } catch {
             throw OutputFailure(output: name, reason: "\(error)")
         }
+        if policy.mode == .failover { meter.activeLeg.store(1, ordering: .relaxed) }
         let first = policy.mode == .both ? Array(legs.indices) : [0]
         for index in first { startLeg(index) }
         do {

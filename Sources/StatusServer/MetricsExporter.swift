@@ -84,6 +84,9 @@ enum MetricsExporter {
             "camcast_output_dropped_frames_total", "Frames the output dropped, by reason.", labels + [("reason", "disconnected")],
             output.droppedDisconnected)
         if let recording = output.recording { export(recording, labels: labels, gauge: gauge, counter: counter) }
+        if let leg = output.activeLeg {
+            gauge("camcast_output_active_leg", "A failover output's leg that carries the stream: 1 the primary, 2 the first backup, …", labels, Double(leg))
+        }
         guard output.isNetwork else { return }
         counter("camcast_output_connect_attempts_total", "Connection attempts started.", labels, output.connectAttempts)
         for reason in failureReasons {

@@ -19,6 +19,8 @@ public final class OutputMeter: Sendable {
     public let sentBytes = Atomic<Int>(0)
     /// Connection attempts started (the first included).
     public let connectAttempts = Atomic<Int>(0)
+    /// A failover output's leg that carries the stream (1 the primary); 0 for any other output.
+    public let activeLeg = Atomic<Int>(0)
     /// Wall-clock time (Unix ms) of the last successful publish; 0 before the first.
     public let lastPublishUnixMilliseconds = Atomic<Int>(0)
     /// Reads the figures the output's queue keeps itself (depth, drops), at report time, as a
@@ -119,7 +121,7 @@ public final class OutputMeter: Sendable {
             droppedCongestion: queue.droppedCongestion, droppedDisconnected: queue.droppedDisconnected,
             queueSeconds: Double(queue.queuedMilliseconds) / 1000, queuedPackets: queue.queuedPackets,
             lastPublishUnixSeconds: Double(lastPublishUnixMilliseconds.load(ordering: .relaxed)) / 1000, recording: queue.recording,
-            leg: leg)
+            leg: leg, activeLeg: activeLeg.load(ordering: .relaxed) == 0 ? nil : activeLeg.load(ordering: .relaxed))
     }
 
     static func seconds(since instant: ContinuousClock.Instant) -> Double {

@@ -25,6 +25,8 @@ public struct OutputReading: Sendable, Equatable, Codable {
     public var recording: RecordingReading? = nil
     /// The leg of a failover or dual-ingest output (`OutputMeter.leg`); nil for an output of its own.
     public var leg: String? = nil
+    /// A failover output's leg that carries the stream (1 the primary); nil for any other output.
+    public var activeLeg: Int? = nil
 
     /// A network connection of its own (RTMP, SRT): connect attempts and failures say something.
     public var isNetwork: Bool { kind == "rtmp" || kind == "srt" }

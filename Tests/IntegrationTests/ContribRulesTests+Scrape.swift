@@ -5,7 +5,7 @@ import Testing
 /// contrib/ against what a daemon really exports, as Prometheus reads both: the alert rules and the
 /// dashboard's expressions (as recording rules) are loaded by a real Prometheus, which parses them
 /// and gives them back over its API, while it scrapes a daemon with every kind of output (RTMP,
-/// .flv, .h264, segmented recording, outage recording) and sound. Every series selector they use
+/// failover and dual-ingest groups, .flv, .h264, segmented recording, outage recording) and sound. Every series selector they use
 /// (metric name and label matchers) must select stored series, and every label they group or join
 /// by, or show in an annotation or a legend, must be on those series: a renamed metric or label
 /// fails here, where `promtool check rules` (syntax only) passes.
@@ -30,6 +30,10 @@ extension ContribRulesTests {
         try """
             outputs:
               - url: \(server.url(app: "live", name: "contrib"))
+              - urls: [\(server.url(app: "live", name: "contrib-primary")), \(server.url(app: "live", name: "contrib-backup"))]
+                mode: failover
+              - urls: [\(server.url(app: "live", name: "contrib-a")), \(server.url(app: "live", name: "contrib-b"))]
+                mode: both
               - path: \(dir.appendingPathComponent("out.flv").path)
               - path: \(dir.appendingPathComponent("out.h264").path)
               - record: \(dir.appendingPathComponent("segments").path)
@@ -51,8 +55,9 @@ extension ContribRulesTests {
             scraping: port, ruleFiles: [Self.contrib.appendingPathComponent("prometheus/camcast-alerts.yml"), dashboardRules])
         defer { prometheus.stop() }
         // Two scrapes at least after every output is up (one a second).
-        let outputsUp = try prometheus.wait("count(camcast_output_up)", equals: 5, timeout: 40)
-        try #require(outputsUp != nil, "Prometheus never saw five outputs: \((try? prometheus.series("camcast_output_up")) ?? [])")
+        // Seven outputs, and the two groups' four legs.
+        let outputsUp = try prometheus.wait("count(camcast_output_up)", equals: 11, timeout: 40)
+        try #require(outputsUp != nil, "Prometheus never saw eleven output series: \((try? prometheus.series("camcast_output_up")) ?? [])")
         usleep(2_500_000)
 
         var uses = try Self.uses(in: prometheus, legends: legends)

@@ -19,9 +19,67 @@ import Testing
         let result = try ProcessRunner.run("/usr/bin/promtool", ["check", "rules", rules.path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let text = try String(contentsOf: rules, encoding: .utf8)
-        for alert in ["CamcastCameraGone", "CamcastOutputDown", "CamcastBitrateCollapsed", "CamcastFramesDropping", "CamcastRestarting"] {
+        for alert in [
+            "CamcastCameraGone", "CamcastOutputDown", "CamcastOnBackup", "CamcastIngestLegDown", "CamcastBitrateCollapsed",
+            "CamcastFramesDropping", "CamcastRestarting",
+        ] {
             #expect(text.contains("alert: \(alert)"))
         }
+    }
+
+    /// The group alerts (issue 43) evaluated by `promtool test rules` on series as camcast exports
+    /// them: a failover output on its backup for 10 minutes fires CamcastOnBackup, its idle
+    /// primary leg fires nothing (not CamcastOutputDown), and a dual-ingest leg down fires
+    /// CamcastIngestLegDown while the group stays up.
+    @Test func groupAlertsFireOnTheBackupAndOnALegDownOnly() throws {
+        guard try Self.promtool() else { return }
+        let rules = Self.contrib.appendingPathComponent("prometheus/camcast-alerts.yml")
+        let test = try Project.scratchDirectory("group-alerts").appendingPathComponent("test.yml")
+        try """
+            rule_files: ["\(rules.path)"]
+            evaluation_interval: 1m
+            tests:
+              - interval: 1m
+                input_series:
+                  - series: 'camcast_output_up{instance="cam",output="failover-1",kind="failover"}'
+                    values: '1x20'
+                  - series: 'camcast_output_active_leg{instance="cam",output="failover-1",kind="failover"}'
+                    values: '1 1 2x18'
+                  - series: 'camcast_output_up{instance="cam",output="failover-1",kind="rtmp",leg="1"}'
+                    values: '1 1 0x18'
+                  - series: 'camcast_output_up{instance="cam",output="failover-1",kind="rtmp",leg="2"}'
+                    values: '0 0 1x18'
+                  - series: 'camcast_output_up{instance="cam",output="dual-1",kind="dual"}'
+                    values: '1x20'
+                  - series: 'camcast_output_up{instance="cam",output="dual-1",kind="rtmp",leg="1"}'
+                    values: '1x20'
+                  - series: 'camcast_output_up{instance="cam",output="dual-1",kind="rtmp",leg="2"}'
+                    values: '1 1 0x18'
+                alert_rule_test:
+                  - eval_time: 8m
+                    alertname: CamcastOnBackup
+                    exp_alerts: []
+                  - eval_time: 13m
+                    alertname: CamcastOnBackup
+                    exp_alerts:
+                      - exp_labels: {severity: warning, instance: cam, output: failover-1, kind: failover}
+                        exp_annotations:
+                          summary: "cam: failover-1 on backup leg 2 for 10 minutes"
+                          description: "The primary ingest has not been back for return_after_seconds; /healthz says why it is down."
+                  - eval_time: 13m
+                    alertname: CamcastOutputDown
+                    exp_alerts: []
+                  - eval_time: 13m
+                    alertname: CamcastIngestLegDown
+                    exp_alerts:
+                      - exp_labels: {severity: warning, instance: cam, output: dual-1, kind: rtmp, leg: "2"}
+                        exp_annotations:
+                          summary: "cam: leg 2 of dual-1 down for 10 minutes"
+                          description: "Viewers still get the stream from the other leg; /status says why this one is down."
+
+            """.write(to: test, atomically: true, encoding: .utf8)
+        let result = try ProcessRunner.run("/usr/bin/promtool", ["test", "rules", test.path])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 
     @Test func everyDashboardExpressionPassesPromtool() throws {

@@ -28,7 +28,8 @@ struct OutputGroupTests {
         // header (a 320x180 keyframe alone is several kB).
         let backupStreams = Self.waitUntil(timeout: 30) { (try? backup.uniqueRecordings(Self.streamKey).first.map(Self.size)) ?? 0 > 4000 }
         let takeover = Date().timeIntervalSince(killed)
-        let health = try run.http.get("/healthz")
+        // The group's watch notes a leg's publish at its next look (every 0.1 s).
+        let health = try run.http.wait("/healthz", timeout: 5) { $0.status == 200 }
         let metrics = try run.http.get("/metrics").body
         usleep(4_000_000)
         try primary.start()
@@ -45,6 +46,7 @@ struct OutputGroupTests {
         #expect(health.status == 200 && health.body.contains("leg 2"), "/healthz on the backup: \(health.status) \(health.body)")
         #expect(OperatorHTTP.value(of: #"camcast_output_up{output="failover-1",kind="rtmp",leg="2"}"#, in: metrics) == 1, "\(metrics)")
         #expect(OperatorHTTP.value(of: #"camcast_output_up{output="failover-1",kind="failover"}"#, in: metrics) == 1)
+        #expect(OperatorHTTP.value(of: #"camcast_output_active_leg{output="failover-1",kind="failover"}"#, in: metrics) == 2)
         #expect(returned, "never went back to the primary: \(result.stderr)")
 
         let reference = try HashedPackets(run.reference)
