@@ -14,12 +14,14 @@ extension ConfigDecoder {
         var srtOptions: [(key: String, entry: (text: String?, at: SourceLocation))] = []
         /// `name:` — how metrics, /status and the status line call the output.
         var name: (text: String?, at: SourceLocation)?
+        /// `schedule:` — the output's own (ConfigDecoder+Schedule.swift); nil when not given or wrong.
+        var schedule: ScheduleSpec?
         var at: SourceLocation?
         /// An unknown key was reported (`uri:`); "needs url or path" would only repeat it.
         var hadUnknownKey = false
     }
 
-    static let outputKeys = ["url", "path", "max_frames", "name"] + recordKeys + srtKeys
+    static let outputKeys = ["url", "path", "max_frames", "name", "schedule"] + recordKeys + srtKeys
     static let recordingExtensions = [".flv", ".h264", ".h265"]
 
     mutating func decodeOutputs(_ node: YAMLNode) {
@@ -60,6 +62,10 @@ extension ConfigDecoder {
                 continue
             }
             let at = location(of: value)
+            if key == "schedule" {
+                spec.schedule = scheduleSpec(value, keyPath: "\(itemPath).schedule")
+                continue
+            }
             guard case .scalar(let scalar) = value else {
                 report("\(itemPath).\(key)", at: at, "expected a single value, got \(describe(value))")
                 return nil
@@ -100,6 +106,7 @@ extension ConfigDecoder {
             firstIndex[output] = index
             outputs.append(output)
             if let name = spec.name { setName(name, of: output, index: index, names: &names) }
+            if let schedule = spec.schedule { pendingSchedules.outputs.append((output, "outputs[\(index)].schedule", schedule)) }
         }
         config.outputs = outputs
         config.outputNames = names
