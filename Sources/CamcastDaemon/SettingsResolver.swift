@@ -197,7 +197,9 @@ enum SettingsResolver {
         // librtmp formats every property of every server reply at its debug level, at a CPU cost
         // the server controls: only when the user asked for the most detailed log.
         settings.rtmp.librtmpDebugLogging = level == .trace
-        return ResolvedRun(settings: settings, logLevel: level, warnings: warnings)
+        return ResolvedRun(
+            settings: settings, logLevel: level, warnings: warnings, schedule: config.schedule,
+            scheduledOutputs: config.outputs.map { ($0, config.outputNames[$0]) })
     }
 
     /// A file source's settings, with the size and rate it sets the encoder up with: a y4m clip's

@@ -26,6 +26,8 @@ public struct CamcastConfig: Sendable, Equatable {
     public var outputNames: [OutputConfig: String] = [:]
     /// `http:` (HTTPConfig.swift): the operator's endpoint.
     public var http = HTTPConfig()
+    /// `schedule:` and its keys (ScheduleConfig.swift): when the stream and each output are wanted.
+    public var schedule = ScheduleConfig()
 
     public init(
         source: SourceConfig = SourceConfig(),

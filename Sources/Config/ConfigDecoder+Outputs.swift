@@ -17,12 +17,14 @@ extension ConfigDecoder {
         /// `urls:` (a list), `mode`, `failover_after_seconds`, `return_after_seconds` (ConfigDecoder+Group.swift).
         var urls: (items: [(text: String?, at: SourceLocation)], at: SourceLocation)?
         var groupOptions: [(key: String, entry: (text: String?, at: SourceLocation))] = []
+        /// `schedule:` — the output's own (ConfigDecoder+Schedule.swift); nil when not given or wrong.
+        var schedule: ScheduleSpec?
         var at: SourceLocation?
         /// An unknown key was reported (`uri:`); "needs url or path" would only repeat it.
         var hadUnknownKey = false
     }
 
-    static let outputKeys = ["url", "path", "max_frames", "name", "urls"] + recordKeys + srtKeys + groupKeys
+    static let outputKeys = ["url", "path", "max_frames", "name", "urls", "schedule"] + recordKeys + srtKeys + groupKeys
     static let recordingExtensions = [".flv", ".h264", ".h265"]
 
     mutating func decodeOutputs(_ node: YAMLNode) {
@@ -68,6 +70,10 @@ extension ConfigDecoder {
                 spec.urls = (urls, at)
                 continue
             }
+            if key == "schedule" {
+                spec.schedule = scheduleSpec(value, keyPath: "\(itemPath).schedule")
+                continue
+            }
             guard case .scalar(let scalar) = value else {
                 report("\(itemPath).\(key)", at: at, "expected a single value, got \(describe(value))")
                 return nil
@@ -110,6 +116,7 @@ extension ConfigDecoder {
             firstIndex[output] = index
             outputs.append(output)
             if let name = spec.name { setName(name, of: output, index: index, names: &names) }
+            if let schedule = spec.schedule { pendingSchedules.outputs.append((output, "outputs[\(index)].schedule", schedule)) }
         }
         config.outputs = outputs
         config.outputNames = names
