@@ -12,6 +12,8 @@ extension ConfigDecoder {
         var recordOptions: [(key: String, entry: (text: String?, at: SourceLocation))] = []
         /// `latency_ms`, `passphrase_file`, `pbkeylen`, `streamid` of an `srt://` output (ConfigDecoder+SRT.swift).
         var srtOptions: [(key: String, entry: (text: String?, at: SourceLocation))] = []
+        /// `interface` or `source_address` of a network output (ConfigDecoder+Uplink.swift).
+        var uplinkOptions: [(key: String, entry: (text: String?, at: SourceLocation))] = []
         /// `name:` — how metrics, /status and the status line call the output.
         var name: (text: String?, at: SourceLocation)?
         var at: SourceLocation?
@@ -19,7 +21,7 @@ extension ConfigDecoder {
         var hadUnknownKey = false
     }
 
-    static let outputKeys = ["url", "path", "max_frames", "name"] + recordKeys + srtKeys
+    static let outputKeys = ["url", "path", "max_frames", "name"] + recordKeys + srtKeys + uplinkKeys
     static let recordingExtensions = [".flv", ".h264", ".h265"]
 
     mutating func decodeOutputs(_ node: YAMLNode) {
@@ -72,6 +74,7 @@ extension ConfigDecoder {
             case "name": spec.name = entry
             case "record": spec.record = entry
             case _ where Self.srtKeys.contains(key): spec.srtOptions.append((key, entry))
+            case _ where Self.uplinkKeys.contains(key): spec.uplinkOptions.append((key, entry))
             default: spec.recordOptions.append((key, entry))
             }
         }
@@ -84,6 +87,7 @@ extension ConfigDecoder {
         var outputs: [CamcastConfig.OutputConfig] = []
         var firstIndex: [CamcastConfig.OutputConfig: Int] = [:]
         var names: [CamcastConfig.OutputConfig: String] = [:]
+        config.outputUplinks = [:]
         for (index, spec) in specs.enumerated() {
             guard let spec, let output = output(index: index, spec) else { continue }
             if let earlier = firstIndex[output] {
@@ -100,6 +104,7 @@ extension ConfigDecoder {
             firstIndex[output] = index
             outputs.append(output)
             if let name = spec.name { setName(name, of: output, index: index, names: &names) }
+            setUplink(spec.uplinkOptions, of: output, index: index)
         }
         config.outputs = outputs
         config.outputNames = names
