@@ -35,14 +35,17 @@ extension Pipeline {
                     path: path, metadata: metadata, hasAudio: settings.audio != nil, logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
                     onFailure: fail, meter: meter)
             case .rtmp(let url):
+                var options = settings.rtmp
+                options.uplink = settings.outputUplinks[target]
                 output = RTMPOutput(
-                    url: url, options: settings.rtmp, reconnect: settings.reconnect, metadata: metadata,
+                    url: url, options: options, reconnect: settings.reconnect, metadata: metadata,
                     queueMilliseconds: settings.sendQueueMilliseconds, bitrateKbps: settings.encoder.bitrateKbps,
                     logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() }, onFailure: fail,
                     latency: latency, meter: meter)
             case .srt(let url, var options):
                 options.connectTimeoutSeconds = settings.rtmp.connectTimeoutSeconds
                 options.sendTimeoutSeconds = settings.rtmp.sendTimeoutSeconds
+                options.uplink = settings.outputUplinks[target]
                 let stream = RecordedStream(
                     width: settings.encoder.size.width, height: settings.encoder.size.height, frameRate: settings.encoder.frameRate,
                     audioSampleRate: settings.audio?.format.sampleRate, audioChannels: settings.audio?.format.channels, container: .ts)

@@ -79,7 +79,7 @@ struct ReloadPlan: Equatable {
         func mustClose(_ target: OutputTarget) -> Bool {
             if !new.outputs.contains(target) { return true }
             switch target {
-            case .rtmp, .srt: return transportChanged
+            case .rtmp, .srt: return transportChanged || old.outputUplinks[target] != new.outputUplinks[target]
             default: return false
             }
         }

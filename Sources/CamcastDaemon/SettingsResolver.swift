@@ -141,11 +141,13 @@ enum SettingsResolver {
 
         var outputs: [OutputTarget] = []
         var outputNames: [OutputTarget: String] = [:]
+        var outputUplinks: [OutputTarget: Uplink] = [:]
         for (index, output) in config.outputs.enumerated() {
             do {
                 let target = try OutputTarget(output)
                 outputs.append(target)
                 if let name = config.outputNames[output] { outputNames[target] = name }
+                if let uplink = config.outputUplinks[output] { outputUplinks[target] = uplink }
                 if case .rtmp(let url) = target, url.query != nil {
                     warnings.append(queryNote(url, index: index))
                 }
@@ -188,6 +190,7 @@ enum SettingsResolver {
         settings.overlay = overlay
         settings.http = http
         settings.outputNames = outputNames
+        settings.outputUplinks = outputUplinks
         if audio != nil, source.pace == .fast {
             // The sound is paced by the clock; a clip played flat out would leave it behind.
             settings.audio = nil
