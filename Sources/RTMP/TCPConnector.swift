@@ -90,7 +90,7 @@ enum TCPConnector {
             throw .failed(errno: errno)
         }
 
-        let rebound = AbandonedConnections.bindForReconnect(fd, to: address, length: length)
+        let rebound = AbandonedConnections.bindForReconnect(fd, to: address, length: length, onlyFrom: uplink?.sourceSocketAddress())
         try bind(fd, to: uplink, alreadyBound: rebound)
         if Glibc.connect(fd, address, length) != 0 {
             let code = errno
