@@ -36,7 +36,7 @@ extension Pipeline {
                     path: path, metadata: metadata, hasAudio: settings.audio != nil, logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
                     onFailure: fail, meter: meter)
             case .rtmp, .srt:
-                output = makeNetworkOutput(target, metadata: metadata, meter: meter, latency: latency, stages: stages, onFailure: fail)
+                output = makeNetworkOutput(target, uplink: settings.outputUplinks[target], metadata: metadata, meter: meter, latency: latency, stages: stages, onFailure: fail)
             case .group(let legs, let policy):
                 let legMeters = control.legMeters(for: target, group: meter, legs: legs)
                 output = OutputGroup(
@@ -47,10 +47,12 @@ extension Pipeline {
                             make: { [self] onFailure in
                                 // Latency is measured on the primary only: two legs would count each frame twice.
                                 makeNetworkOutput(
-                                    leg, metadata: metadata, meter: legMeters[index], latency: index == 0 ? latency : nil, stages: stages,
+                                    leg, uplink: settings.outputUplinks[leg] ?? settings.outputUplinks[target], metadata: metadata, meter: legMeters[index], latency: index == 0 ? latency : nil, stages: stages,
                                     onFailure: onFailure)
                             },
-                            isReachable: { [settings] in Self.answers(leg, settings: settings) })
+                            isReachable: { [settings] in
+                                Self.answers(leg, uplink: settings.outputUplinks[leg] ?? settings.outputUplinks[target], settings: settings)
+                            })
                     }, policy: policy, meter: meter, logger: logger, onFailure: fail)
             case .annexBFile(let path, let maxFrames):
                 output = AnnexBFileOutput(
@@ -74,14 +76,16 @@ extension Pipeline {
     }
 
     /// An RTMP or SRT output (`target` is `.rtmp` or `.srt`): one of its own, or a leg of a group.
+    /// `uplink`: the interface or source address it leaves by (a group's legs share the group's).
     func makeNetworkOutput(
-        _ target: OutputTarget, metadata: FLVTag, meter: OutputMeter, latency: LatencyRecorder?, stages: PipelineStages,
+        _ target: OutputTarget, uplink: Uplink?, metadata: FLVTag, meter: OutputMeter, latency: LatencyRecorder?, stages: PipelineStages,
         onFailure: @escaping @Sendable (OutputFailure) -> Void
     ) -> any NetworkOutput {
         switch target {
         case .srt(let url, var options):
             options.connectTimeoutSeconds = settings.rtmp.connectTimeoutSeconds
             options.sendTimeoutSeconds = settings.rtmp.sendTimeoutSeconds
+            options.uplink = uplink
             let stream = RecordedStream(
                 width: settings.encoder.size.width, height: settings.encoder.size.height, frameRate: settings.encoder.frameRate,
                 audioSampleRate: settings.audio?.format.sampleRate, audioChannels: settings.audio?.format.channels, container: .ts)
@@ -94,8 +98,10 @@ extension Pipeline {
                         keyframe: keyframe, stream: stream, audioConfiguration: audioConfiguration, messageSize: SRTCaller.messageSize, sink: sink)
                 }, meter: meter)
         case .rtmp(let url):
+            var options = settings.rtmp
+            options.uplink = uplink
             return RTMPOutput(
-                url: url, options: settings.rtmp, reconnect: settings.reconnect, metadata: metadata,
+                url: url, options: options, reconnect: settings.reconnect, metadata: metadata,
                 queueMilliseconds: settings.sendQueueMilliseconds, bitrateKbps: settings.encoder.bitrateKbps,
                 logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() }, onFailure: onFailure,
                 latency: latency, meter: meter)
@@ -106,13 +112,14 @@ extension Pipeline {
 
     /// Whether a leg's server answers now (a failover output's way back to an earlier leg): a TCP
     /// connection for RTMP, an SRT handshake (closed at once) for SRT; bounded by the connect timeout.
-    static func answers(_ leg: OutputTarget, settings: RunSettings) -> Bool {
+    static func answers(_ leg: OutputTarget, uplink: Uplink?, settings: RunSettings) -> Bool {
         let timeout = Double(min(5, max(1, settings.rtmp.connectTimeoutSeconds)))
         switch leg {
         case .rtmp(let url):
-            return ServerProbe.acceptsConnections(host: url.host, port: url.port, timeoutSeconds: timeout)
+            return ServerProbe.acceptsConnections(host: url.host, port: url.port, timeoutSeconds: timeout, uplink: uplink)
         case .srt(let url, var options):
             options.connectTimeoutSeconds = Int(timeout)
+            options.uplink = uplink
             let caller = SRTCaller(host: url.host, port: url.port, options: options)
             defer { caller.close() }
             do {

@@ -79,7 +79,9 @@ struct ReloadPlan: Equatable {
         func mustClose(_ target: OutputTarget) -> Bool {
             if !new.outputs.contains(target) { return true }
             switch target {
-            case .rtmp, .srt: return transportChanged
+            case .rtmp, .srt: return transportChanged || old.outputUplinks[target] != new.outputUplinks[target]
+            case .group(let legs, _):
+                return transportChanged || ([target] + legs).contains { old.outputUplinks[$0] != new.outputUplinks[$0] }
             default: return false
             }
         }

@@ -63,6 +63,8 @@ public struct RunSettings: Sendable {
     public var overlay: OverlaySettings?
     /// Names the config gave outputs (`outputs[].name`); the others are named by kind and position.
     public var outputNames: [OutputTarget: String] = [:]
+    /// The uplink a network output is bound to (`outputs[].interface` / `source_address`), if any.
+    public var outputUplinks: [OutputTarget: Uplink] = [:]
     /// The operator's HTTP endpoint (config `http:`); nil turns it off.
     public var http: HTTPSettings?
 

@@ -141,11 +141,19 @@ enum SettingsResolver {
 
         var outputs: [OutputTarget] = []
         var outputNames: [OutputTarget: String] = [:]
+        var outputUplinks: [OutputTarget: Uplink] = [:]
         for (index, output) in config.outputs.enumerated() {
             do {
                 let target = try OutputTarget(output)
                 outputs.append(target)
                 if let name = config.outputNames[output] { outputNames[target] = name }
+                if let uplink = config.outputUplinks[output] { outputUplinks[target] = uplink }
+                // A group's legs may each leave by an uplink of their own.
+                if case .group(let legConfigs) = output, case .group(let legs, _) = target {
+                    for (legConfig, leg) in zip(legConfigs.legs, legs) {
+                        if let uplink = config.outputUplinks[legConfig] { outputUplinks[leg] = uplink }
+                    }
+                }
                 if case .rtmp(let url) = target, url.query != nil {
                     warnings.append(queryNote(url, index: index))
                 }
@@ -188,6 +196,7 @@ enum SettingsResolver {
         settings.overlay = overlay
         settings.http = http
         settings.outputNames = outputNames
+        settings.outputUplinks = outputUplinks
         if audio != nil, source.pace == .fast {
             // The sound is paced by the clock; a clip played flat out would leave it behind.
             settings.audio = nil

@@ -1,4 +1,5 @@
 import Logging
+import Media
 
 /// Tunables for `RTMPPublisher`.
 public struct RTMPPublisherOptions: Sendable, Hashable {
@@ -34,6 +35,9 @@ public struct RTMPPublisherOptions: Sendable, Hashable {
     /// rtmps:// only: a PEM file of CA certificates trusted besides the system store
     /// (config `network.tls_ca_file`, `--tls-ca-file`). The chain and host name are always checked.
     public var tlsCAFile: String?
+    /// The interface or local address the TCP connection is bound to (config `outputs[].interface`,
+    /// `source_address`); nil lets the routing table choose.
+    public var uplink: Uplink?
 
     public init(connectTimeoutSeconds: Int = 10, sendTimeoutSeconds: Int = 10, outgoingChunkSize: Int = 4096,
                 publishSettleMilliseconds: Int = 200, unsentLowWatermarkBytes: Int = 0,

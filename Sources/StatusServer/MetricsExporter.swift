@@ -14,7 +14,7 @@ enum MetricsExporter {
     /// `rate()` and `increase()` see the first failure.
     static let failureReasons = [
         "dns", "refused", "timeout", "connect_failed", "handshake", "rejected", "auth", "tls", "certificate", "protocol",
-        "lost", "other",
+        "lost", "uplink", "other",
     ]
 
     /// The whole name in `metricName`: the names here are written out, as the naming guide spells them.
