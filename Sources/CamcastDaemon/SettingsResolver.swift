@@ -202,6 +202,11 @@ enum SettingsResolver {
             settings.audio = nil
             warnings.append("no audio track with --pace fast: the sound is paced in real time and cannot keep up with a clip played flat out")
         }
+        if !config.schedule.isEmpty {
+            // Said at every start and by check-config, so nobody takes a checked schedule for one in force.
+            warnings.append(
+                "schedule: checked, and its next starts and stops shown by check-config, but not applied yet by this version: the stream and every output run all the time (issue 44)")
+        }
         let level = Logger.Level(rawValue: config.logging.level.rawValue) ?? .info
         // librtmp formats every property of every server reply at its debug level, at a CPU cost
         // the server controls: only when the user asked for the most detailed log.

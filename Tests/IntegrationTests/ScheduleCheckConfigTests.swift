@@ -15,6 +15,9 @@ import Testing
         let result = try ProcessRunner.run(Project.camcastBinary.path, ["check-config", config.path], timeout: 60)
         let after = Date()
         #expect(result.status == 0, "\(result.stderr)")
+        // Until the runtime applies schedules, every check says so (the brief: no silent default).
+        let warned = result.stderr.contains("warning: schedule: checked") && result.stderr.contains("not applied yet")
+        #expect(warned == yaml.contains("schedule:"), "\(result.stderr)")
         return (result.stdout.split(separator: "\n").map(String.init), before, after)
     }
 
