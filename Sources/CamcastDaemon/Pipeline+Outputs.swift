@@ -29,6 +29,8 @@ extension Pipeline {
                 meter.enter(.failed, error: failure.reason)
                 stages.outputFailed(identity, PipelineError(failure), logger: logger)
             }
+            // A scheduled output makes a fresh one of these at each window's start.
+            let build: @Sendable () -> any StreamOutput = { [self] in
             let output: any StreamOutput
             switch target {
             case .flvFile(let path):
@@ -68,6 +70,17 @@ extension Pipeline {
                         container: recording.container),
                     logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
                     isDown: { stages.currentOutputs.contains { ($0 as? any NetworkOutput)?.isInterrupted ?? false } }, meter: meter)
+            }
+            return output
+            }
+            let output: any StreamOutput
+            if let schedule = settings.outputSchedules[target] {
+                let unsetClock = settings.unsetClock
+                output = ScheduledOutput(
+                    name: target.description, meter: meter, logger: logger,
+                    window: { ScheduleClock.window(of: schedule, unsetClock: unsetClock) }, make: build)
+            } else {
+                output = build()
             }
             identity.set(output)
             meter.setProbe { [weak output] in output.map(PipelineControl.probe) ?? OutputProbe() }
