@@ -79,8 +79,8 @@ struct UplinkFailoverTests {
         usleep(3_000_000)
         try run.blackHoleA()
         let blackHoled = Date()
-        let backupStreams = OutputGroupTests.waitUntil(timeout: 30) {
-            (try? run.backup.uniqueRecordings(Self.streamKey).first.map(OutputGroupTests.size)) ?? 0 > 4000
+        let backupStreams = RecordingProbe.waitUntil(timeout: 30) {
+            (try? run.backup.uniqueRecordings(Self.streamKey).first.map(RecordingProbe.size)) ?? 0 > 4000
         }
         let takeover = Date().timeIntervalSince(blackHoled)
         usleep(3_000_000)
