@@ -206,7 +206,8 @@ let package = Package(
             name: "AudioCaptureIntegrationTests",
             dependencies: ["AudioCapture", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         // Real servers and processes: nginx-rtmp, ffprobe/ffmpeg, the camcast binary.
-        .testTarget(name: "IntegrationTests", dependencies: ["FLV", "TestSupport"]),
+        // StatusServer: the endpoint's own limits and deadline, the figures HTTPAbuseTests holds it to.
+        .testTarget(name: "IntegrationTests", dependencies: ["FLV", "StatusServer", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
