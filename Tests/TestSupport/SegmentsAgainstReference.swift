@@ -26,10 +26,11 @@ public struct SegmentsAgainstReference: Sendable {
     }
 
     /// What keeps the segments from holding exactly the reference's pictures, each once, in the
-    /// reference's order, from `from` (an index: a reference written from before the first
-    /// segment) on: lost, foreign, doubled or reordered pictures, named by segment and time.
-    /// `allowedLoss`: reference indices whose loss is expected (say, a reload's swap).
-    public func continuityProblems(from first: Int = 0, allowedLoss: Set<Int> = []) -> [String] {
+    /// reference's order, within `span` (reference indices; all of them by default, fewer for a
+    /// reference that runs on before and after the recording): lost, foreign, doubled or
+    /// reordered pictures, named by segment and time. `allowedLoss`: reference indices whose loss
+    /// is expected (say, a reload's swap).
+    public func continuityProblems(span: ClosedRange<Int>? = nil, allowedLoss: Set<Int> = []) -> [String] {
         var problems: [String] = []
         for (number, segment) in positions.enumerated() {
             let name = segments[number].file.lastPathComponent
@@ -43,7 +44,7 @@ public struct SegmentsAgainstReference: Sendable {
             let (a, b) = (reference.pictures[step.0].seconds, reference.pictures[step.1].seconds)
             problems.append(String(format: "the picture of %.3f s comes after the one of %.3f s: doubled or out of order", b, a))
         }
-        let missing = lost.filter { $0 >= first && !allowedLoss.contains($0) }
+        let missing = lost.filter { (span?.contains($0) ?? true) && !allowedLoss.contains($0) }
         if !missing.isEmpty {
             problems.append("\(missing.count) pictures of the reference in no segment, at \(DecodedPictures.describe(missing.map { reference.pictures[$0] }))")
         }
