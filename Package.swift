@@ -214,7 +214,8 @@ let package = Package(
             dependencies: ["AudioCapture", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         // Real servers and processes: nginx-rtmp, ffprobe/ffmpeg, the camcast binary.
         // Schedule: ScheduleCheckConfigTests evaluates a sun schedule as check-config should print it.
-        .testTarget(name: "IntegrationTests", dependencies: ["FLV", "Schedule", "TestSupport"]),
+        // StatusServer: the endpoint's own limits and deadline, the figures HTTPAbuseTests holds it to.
+        .testTarget(name: "IntegrationTests", dependencies: ["FLV", "Schedule", "StatusServer", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
