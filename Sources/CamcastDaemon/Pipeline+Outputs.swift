@@ -94,8 +94,11 @@ extension Pipeline {
                         keyframe: keyframe, stream: stream, audioConfiguration: audioConfiguration, messageSize: SRTCaller.messageSize, sink: sink)
                 }, meter: meter)
         case .rtmp(let url):
+            // The connect command announces the codec (Enhanced RTMP v2 fourCcList).
+            var options = settings.rtmp
+            options.videoFourCC = settings.encoder.codec == .h265 ? "hvc1" : "avc1"
             return RTMPOutput(
-                url: url, options: settings.rtmp, reconnect: settings.reconnect, metadata: metadata,
+                url: url, options: options, reconnect: settings.reconnect, metadata: metadata,
                 queueMilliseconds: settings.sendQueueMilliseconds, bitrateKbps: settings.encoder.bitrateKbps,
                 logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() }, onFailure: onFailure,
                 latency: latency, meter: meter)

@@ -150,7 +150,9 @@ extension RTMPPublisher {
             TLSSession.limitWaits(tls, until: .now + .seconds(1))
             try accept(leftover[...], into: &inbound)
         } else {
-            guard crtmp_connect_with_socket(rtmp, fd) != 0 else {
+            let command = connectCommandBody()
+            let connected = Self.withOptionalBytes(command) { crtmp_connect_with_socket(rtmp, fd, $0.baseAddress, UInt32($0.count)) }
+            guard connected != 0 else {
                 let timedOut = crtmp_is_timed_out(rtmp) != 0
                 let events = logSink.takeEvents()
                 RTMP_Close(rtmp)

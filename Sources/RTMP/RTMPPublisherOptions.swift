@@ -34,6 +34,9 @@ public struct RTMPPublisherOptions: Sendable, Hashable {
     /// rtmps:// only: a PEM file of CA certificates trusted besides the system store
     /// (config `network.tls_ca_file`, `--tls-ca-file`). The chain and host name are always checked.
     public var tlsCAFile: String?
+    /// The video codec's FourCC ("avc1" for H.264, "hvc1" for H.265), announced in the connect
+    /// command's Enhanced RTMP v2 `fourCcList`; nil announces none.
+    public var videoFourCC: String? = "avc1"
 
     public init(connectTimeoutSeconds: Int = 10, sendTimeoutSeconds: Int = 10, outgoingChunkSize: Int = 4096,
                 publishSettleMilliseconds: Int = 200, unsentLowWatermarkBytes: Int = 0,
