@@ -75,7 +75,7 @@ package final class RTMPOutput: StreamOutput {
         self.requestKeyframe = requestKeyframe
         self.onFailure = onFailure
         self.latency = latency
-        self.makePublisher = makePublisher ?? { RTMPPublisher(url: url, options: options, logger: logger) }
+        self.makePublisher = makePublisher ?? { RTMPPublisher(url: $0, options: options, logger: logger) }
     }
 
     /// What the publisher needs beyond the user's settings: librtmp's own lines at debug (this

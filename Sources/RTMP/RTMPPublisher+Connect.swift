@@ -21,6 +21,7 @@ extension RTMPPublisher {
         _ = logSink.takeEvents()
         RTMP_Close(rtmp)
         state = .idle
+        publishingInbound = nil
         RTMP_Init(rtmp)
         free(urlBuffer)
         urlBuffer = strdup(url.unredactedForLibrtmp)
@@ -163,6 +164,9 @@ extension RTMPPublisher {
         }
         try awaitPublishStart(&inbound, before: deadline)
         try watchForLateRefusal(&inbound, milliseconds: options.publishSettleMilliseconds)
+        // The reader goes on after Publish.Start (chunk size and partial messages carry over), to
+        // find a reconnect request among what the server sends while we publish.
+        publishingInbound = PublishingInbound(inbound)
     }
 
     /// librtmp's `RTMP_ConnectStream` loop, run here so that a refusal ends it at once:

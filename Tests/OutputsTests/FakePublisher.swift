@@ -57,7 +57,7 @@ final class FakeServer: Sendable {
 
     func release() { hangRelease.signal() }
 
-    var factory: StreamPublisherFactory { { FakePublisher(server: self) } }
+    var factory: StreamPublisherFactory { { _ in FakePublisher(server: self) } }
 
     func connect() throws(RTMPError) {
         let answer = state.withLock { state -> Answer in
