@@ -36,17 +36,23 @@ extension RTMPOutput {
             "RTMP server asks to reconnect; publishing to the new address beside the current one",
             metadata: ["url": "\(current)", "to": "\(target)", "description": "\(request.description ?? "")"])
         let publisher = makePublisher(target)
+        // A stop cancels this connect (`finish`); one that came before it is seen below.
+        handoverAttempt.withLock { $0 = RTMPOutputState.Attempt(publisher: publisher) }
+        defer { handoverAttempt.withLock { $0 = nil } }
         do throws(RTMPError) {
+            guard isStreaming else { throw RTMPError(kind: .cancelled, url: target.redacted) }
             try publisher.connect()
         } catch {
             publisher.close()
-            logger.warning(
-                "RTMP reconnect request: the new address failed; streaming on the current connection",
-                metadata: ["url": "\(current)", "to": "\(target)", "error": "\(error)"])
+            if error.kind != .cancelled {
+                logger.warning(
+                    "RTMP reconnect request: the new address failed; streaming on the current connection",
+                    metadata: ["url": "\(current)", "to": "\(target)", "error": "\(error)"])
+            }
             return nil
         }
         // A stop during the connect: drain on the connection that has the stream.
-        guard state.withLock({ if case .streaming = $0 { return true } else { return false } }) else {
+        guard isStreaming else {
             publisher.close()
             return nil
         }
