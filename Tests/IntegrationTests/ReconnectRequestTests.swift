@@ -19,13 +19,8 @@ struct ReconnectRequestTests {
         defer { try? nginx.stop() }
         let run = try RequestRun(tcUrl: "rtmp://\(nginx.host):\(nginx.port)/rec")
         defer { run.stopAll() }
-        let switched = run.camcast.waitForLog("switched to the new connection", timeout: 30)
-        usleep(3_000_000)
-        let result = try run.stopCamcast()
-
-        #expect(switched, "\(result.stderr)")
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(!result.stderr.contains(Self.streamKey) && !run.server.stdoutSoFar.contains(Self.streamKey))
+        _ = try run.stream(until: "switched to the new connection")
+        #expect(!run.server.stdoutSoFar.contains(Self.streamKey))
         // The old connection ended as on a stop: end of sequence, then deleteStream.
         let events = run.server.stdoutSoFar
         #expect(events.contains("end-of-sequence 1") && events.contains("deleteStream 1"), "\(events)")
@@ -44,12 +39,7 @@ struct ReconnectRequestTests {
     @Test func aRequestWithoutATcUrlReconnectsToTheSameServer() throws {
         let run = try RequestRun(tcUrl: nil)
         defer { run.stopAll() }
-        let switched = run.camcast.waitForLog("switched to the new connection", timeout: 30)
-        usleep(3_000_000)
-        let result = try run.stopCamcast()
-
-        #expect(switched, "\(result.stderr)")
-        #expect(result.status == 0, "\(result.stderr)")
+        _ = try run.stream(until: "switched to the new connection")
         let events = run.server.stdoutSoFar
         #expect(events.contains("publish 2") && events.contains("deleteStream 1"), "\(events)")
         try Self.expectAnnouncement(run.connectObject(2))
@@ -63,12 +53,7 @@ struct ReconnectRequestTests {
     @Test func aTcUrlThatIsNoRTMPAddressKeepsTheStreamOnTheOldConnection() throws {
         let run = try RequestRun(tcUrl: "htp:/not a url \u{1B}[2J")
         defer { run.stopAll() }
-        let refused = run.camcast.waitForLog("RTMP reconnect request refused", timeout: 30)
-        usleep(3_000_000)
-        let result = try run.stopCamcast()
-
-        #expect(refused, "\(result.stderr)")
-        #expect(result.status == 0, "\(result.stderr)")
+        let result = try run.stream(until: "RTMP reconnect request refused")
         #expect(!result.stderr.contains("\u{1B}"), "the server's escape sequence reached the log")
         let events = run.server.stdoutSoFar
         #expect(events.contains("request 1") && !events.contains("publish 2"), "\(events)")
@@ -113,22 +98,11 @@ private struct RequestRun {
     init(tcUrl: String?) throws {
         directory = try Project.scratchDirectory("reconnect-request")
         reference = directory.appendingPathComponent("reference.flv")
-        let portFile = directory.appendingPathComponent("port").path
-        let script = Project.root.appendingPathComponent("scripts/reconnect-request-rtmp-server").path
-        var arguments = [script, "--record", directory.appendingPathComponent("received").path, "--port-file", portFile,
-                         "--after", "\(ReconnectRequestTests.requestAfterSeconds)"]
+        var arguments = ["--record", directory.appendingPathComponent("received").path, "--after", "\(ReconnectRequestTests.requestAfterSeconds)"]
         if let tcUrl { arguments += ["--tc-url", tcUrl] }
-        server = try started.start("/usr/bin/env", ["python3"] + arguments)
-        var port: Int?
-        let deadline = Date().addingTimeInterval(20)
-        while port == nil && Date() < deadline && !server.hasExited {
-            port = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-            if port == nil { usleep(50_000) }
-        }
-        guard let port else {
-            started.stopAll()
-            throw HarnessError("reconnect-request-rtmp-server did not start: \(server.stderrSoFar)")
-        }
+        let port: Int
+        (server, port) = try ScriptedServer.start(
+            "reconnect-request-rtmp-server", arguments, portFile: directory.appendingPathComponent("port").path, in: started)
         let config = directory.appendingPathComponent("camcast.yaml")
         try """
             outputs:
@@ -150,9 +124,17 @@ private struct RequestRun {
         return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }
 
-    func stopCamcast() throws -> ProcessResult {
+    /// Streams until camcast logs `line` and 3 s more, then stops it: it saw the line, stopped
+    /// cleanly and never printed the key.
+    func stream(until line: String) throws -> ProcessResult {
+        let seen = camcast.waitForLog(line, timeout: 30)
+        usleep(3_000_000)
         camcast.signal(SIGTERM)
-        return try camcast.wait(timeout: 30)
+        let result = try camcast.wait(timeout: 30)
+        #expect(seen, "no '\(line)': \(result.stderr)")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains(ReconnectRequestTests.streamKey))
+        return result
     }
 
     func stopAll() { started.stopAll() }
