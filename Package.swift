@@ -123,7 +123,11 @@ let package = Package(
         // Configuration file model and validation over libyaml's events (CYAML): YAMLEventScan bounds a
         // file's work, YAMLComposer builds the node tree with each value's line and column. No
         // Foundation: a YAML library built on it would bring ICU's 30 MB into the static binary.
-        .target(name: "Config", dependencies: ["Media", "RTMPAddress", "CYAML"]),
+        .target(name: "Config", dependencies: ["Media", "RTMPAddress", "Schedule", "CYAML"]),
+        // Schedules: windows of wall-clock times and sun events (NOAA's sunrise equations), read in
+        // a tzdata zone by a TZif reader of its own. Pure Swift, no Foundation: FoundationEssentials
+        // knows no named time zone, and the part of Foundation that does brings ICU.
+        .target(name: "Schedule"),
         // The sound beside the video: an audio source's thread into its AAC session, whose packets go
         // to the interleaver (AudioStage), and a reload's swap of source and session in place.
         .target(name: "AudioPath", dependencies: ["Media", "AudioCapture", "AudioEncoder", .product(name: "Logging", package: "swift-log")]),
@@ -131,7 +135,7 @@ let package = Package(
         .target(
             name: "CamcastDaemon",
             dependencies: [
-                "Media", "Capture", "Conversion", "Encoder", "FLV", "RTMPAddress", "RTMP", "SRT", "Outputs", "Recording", "Config", "AudioCapture",
+                "Media", "Capture", "Conversion", "Encoder", "FLV", "RTMPAddress", "RTMP", "SRT", "Outputs", "Recording", "Config", "Schedule", "AudioCapture",
                 "AudioEncoder", "AudioPath", "Overlay", "Telemetry", "StatusServer", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -177,7 +181,10 @@ let package = Package(
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "OverlayTests", dependencies: ["Overlay", "Conversion", "Media"]),
         .testTarget(name: "ConversionTests", dependencies: ["Conversion", "Media"]),
-        .testTarget(name: "ConfigTests", dependencies: ["Config", "Media", "RTMPAddress", "TestSupport"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "Media", "RTMPAddress", "Schedule", "TestSupport"]),
+        // Sunrise and sunset against published tables, the Berlin clock-change nights, windows
+        // across midnight, polar day and night, the unset clock.
+        .testTarget(name: "ScheduleTests", dependencies: ["Schedule"]),
         // The outputs' threads without a server: the RTMP output over a fake publisher, the send queue
         // and its batches, the FLV file writer, the interleaver and audio in it.
         .testTarget(
@@ -206,7 +213,8 @@ let package = Package(
             name: "AudioCaptureIntegrationTests",
             dependencies: ["AudioCapture", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         // Real servers and processes: nginx-rtmp, ffprobe/ffmpeg, the camcast binary.
-        .testTarget(name: "IntegrationTests", dependencies: ["FLV", "TestSupport"]),
+        // Schedule: ScheduleCheckConfigTests evaluates a sun schedule as check-config should print it.
+        .testTarget(name: "IntegrationTests", dependencies: ["FLV", "Schedule", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

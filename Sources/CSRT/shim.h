@@ -30,6 +30,12 @@ static inline int csrt_configure_caller(
     return 0;
 }
 
+// SRTO_BINDTODEVICE (libsrt forwards it as SO_BINDTODEVICE to its UDP socket when the connect opens
+// it; libsrt 1.5 allows it for IPv4 only). Before srt_connect. Returns 0 or SRT_ERROR.
+static inline int csrt_bind_to_device(SRTSOCKET socket, const char *interface_name) {
+    return srt_setsockflag(socket, SRTO_BINDTODEVICE, interface_name, (int)strlen(interface_name));
+}
+
 // One message (at most SRT_LIVE_DEF_PLSIZE bytes in live mode), sent whole or not at all.
 static inline int csrt_send_message(SRTSOCKET socket, const uint8_t *data, int size) {
     return srt_sendmsg2(socket, (const char *)data, size, NULL);

@@ -153,6 +153,7 @@ public enum CamcastRunner {
             let resolved = try SettingsResolver.resolve(CommandLineSettings(configPath: path), environment: environment)
             for warning in resolved.warnings { printError("warning: \(warning)", level: .warning) }
             print("\(path): OK — \(summary(of: resolved.settings))")
+            for line in ScheduleReport.lines(resolved.schedule, outputs: resolved.scheduledOutputs, now: .now()) { print(line) }
             return 0
         } catch {
             printProblems(error)

@@ -29,6 +29,8 @@ extension Pipeline {
                 meter.enter(.failed, error: failure.reason)
                 stages.outputFailed(identity, PipelineError(failure), logger: logger)
             }
+            // A scheduled output makes a fresh one of these at each window's start.
+            let build: @Sendable () -> any StreamOutput = { [self] in
             let output: any StreamOutput
             switch target {
             case .flvFile(let path):
@@ -36,7 +38,7 @@ extension Pipeline {
                     path: path, metadata: metadata, hasAudio: settings.audio != nil, logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
                     onFailure: fail, meter: meter)
             case .rtmp, .srt:
-                output = makeNetworkOutput(target, metadata: metadata, meter: meter, latency: latency, stages: stages, onFailure: fail)
+                output = makeNetworkOutput(target, uplink: settings.outputUplinks[target], metadata: metadata, meter: meter, latency: latency, stages: stages, onFailure: fail)
             case .group(let legs, let policy):
                 let legMeters = control.legMeters(for: target, group: meter, legs: legs)
                 output = OutputGroup(
@@ -47,10 +49,12 @@ extension Pipeline {
                             make: { [self] onFailure in
                                 // Latency is measured on the primary only: two legs would count each frame twice.
                                 makeNetworkOutput(
-                                    leg, metadata: metadata, meter: legMeters[index], latency: index == 0 ? latency : nil, stages: stages,
+                                    leg, uplink: settings.outputUplinks[leg] ?? settings.outputUplinks[target], metadata: metadata, meter: legMeters[index], latency: index == 0 ? latency : nil, stages: stages,
                                     onFailure: onFailure)
                             },
-                            isReachable: { [settings] in Self.answers(leg, settings: settings) })
+                            isReachable: { [settings] in
+                                Self.answers(leg, uplink: settings.outputUplinks[leg] ?? settings.outputUplinks[target], settings: settings)
+                            })
                     }, policy: policy, meter: meter, logger: logger, onFailure: fail)
             case .annexBFile(let path, let maxFrames):
                 output = AnnexBFileOutput(
@@ -67,6 +71,17 @@ extension Pipeline {
                     logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
                     isDown: { stages.currentOutputs.contains { ($0 as? any NetworkOutput)?.isInterrupted ?? false } }, meter: meter)
             }
+            return output
+            }
+            let output: any StreamOutput
+            if let schedule = settings.outputSchedules[target] {
+                let unsetClock = settings.unsetClock
+                output = ScheduledOutput(
+                    name: target.description, meter: meter, logger: logger,
+                    window: { ScheduleClock.window(of: schedule, unsetClock: unsetClock) }, make: build)
+            } else {
+                output = build()
+            }
             identity.set(output)
             meter.setProbe { [weak output] in output.map(PipelineControl.probe) ?? OutputProbe() }
             return output
@@ -74,14 +89,16 @@ extension Pipeline {
     }
 
     /// An RTMP or SRT output (`target` is `.rtmp` or `.srt`): one of its own, or a leg of a group.
+    /// `uplink`: the interface or source address it leaves by (a group's legs share the group's).
     func makeNetworkOutput(
-        _ target: OutputTarget, metadata: FLVTag, meter: OutputMeter, latency: LatencyRecorder?, stages: PipelineStages,
+        _ target: OutputTarget, uplink: Uplink?, metadata: FLVTag, meter: OutputMeter, latency: LatencyRecorder?, stages: PipelineStages,
         onFailure: @escaping @Sendable (OutputFailure) -> Void
     ) -> any NetworkOutput {
         switch target {
         case .srt(let url, var options):
             options.connectTimeoutSeconds = settings.rtmp.connectTimeoutSeconds
             options.sendTimeoutSeconds = settings.rtmp.sendTimeoutSeconds
+            options.uplink = uplink
             let stream = RecordedStream(
                 width: settings.encoder.size.width, height: settings.encoder.size.height, frameRate: settings.encoder.frameRate,
                 audioSampleRate: settings.audio?.format.sampleRate, audioChannels: settings.audio?.format.channels, container: .ts)
@@ -94,8 +111,9 @@ extension Pipeline {
                         keyframe: keyframe, stream: stream, audioConfiguration: audioConfiguration, messageSize: SRTCaller.messageSize, sink: sink)
                 }, meter: meter)
         case .rtmp(let url):
-            // The connect command announces the codec (Enhanced RTMP v2 fourCcList).
             var options = settings.rtmp
+            options.uplink = uplink
+            // The connect command announces the codec (Enhanced RTMP v2 fourCcList).
             options.videoFourCC = settings.encoder.codec == .h265 ? "hvc1" : "avc1"
             return RTMPOutput(
                 url: url, options: options, reconnect: settings.reconnect, metadata: metadata,
@@ -109,13 +127,14 @@ extension Pipeline {
 
     /// Whether a leg's server answers now (a failover output's way back to an earlier leg): a TCP
     /// connection for RTMP, an SRT handshake (closed at once) for SRT; bounded by the connect timeout.
-    static func answers(_ leg: OutputTarget, settings: RunSettings) -> Bool {
+    static func answers(_ leg: OutputTarget, uplink: Uplink?, settings: RunSettings) -> Bool {
         let timeout = Double(min(5, max(1, settings.rtmp.connectTimeoutSeconds)))
         switch leg {
         case .rtmp(let url):
-            return ServerProbe.acceptsConnections(host: url.host, port: url.port, timeoutSeconds: timeout)
+            return ServerProbe.acceptsConnections(host: url.host, port: url.port, timeoutSeconds: timeout, uplink: uplink)
         case .srt(let url, var options):
             options.connectTimeoutSeconds = Int(timeout)
+            options.uplink = uplink
             let caller = SRTCaller(host: url.host, port: url.port, options: options)
             defer { caller.close() }
             do {

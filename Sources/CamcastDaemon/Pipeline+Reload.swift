@@ -62,6 +62,7 @@ extension Pipeline {
             // Policies are given to RTMP outputs when they are made: the ones reopened by this
             // reload have the new one; the others keep theirs until they are reopened.
             running.reconnect = new.reconnect
+        running.outputUplinks = new.outputUplinks
             let reopened = plan.outputsToOpen.contains { if case .rtmp = $0 { true } else { false } }
             if reopened {
                 outcome.applied.append("reconnect policy (RTMP outputs reopened)")

@@ -78,8 +78,14 @@ struct ReloadPlan: Equatable {
             || reconnectChanged
         func mustClose(_ target: OutputTarget) -> Bool {
             if !new.outputs.contains(target) { return true }
+            // A changed schedule applies at once: the output is made again under the new one.
+            if old.outputSchedules[target] != new.outputSchedules[target] || (new.outputSchedules[target] != nil && old.unsetClock != new.unsetClock) {
+                return true
+            }
             switch target {
-            case .rtmp, .srt: return transportChanged
+            case .rtmp, .srt: return transportChanged || old.outputUplinks[target] != new.outputUplinks[target]
+            case .group(let legs, _):
+                return transportChanged || ([target] + legs).contains { old.outputUplinks[$0] != new.outputUplinks[$0] }
             default: return false
             }
         }

@@ -1,3 +1,5 @@
+import Config
+import Schedule
 import AudioPath
 import Capture
 import Encoder
@@ -63,6 +65,13 @@ public struct RunSettings: Sendable {
     public var overlay: OverlaySettings?
     /// Names the config gave outputs (`outputs[].name`); the others are named by kind and position.
     public var outputNames: [OutputTarget: String] = [:]
+    /// The uplink a network output is bound to (`outputs[].interface` / `source_address`), if any.
+    public var outputUplinks: [OutputTarget: Uplink] = [:]
+    /// When each scheduled output is wanted (config `schedule:`, the stream's or the output's own);
+    /// outputs not listed run all the time.
+    public var outputSchedules: [OutputTarget: Schedule] = [:]
+    /// What a wall clock that has not been set means for a schedule (config `unset_clock:`).
+    public var unsetClock = CamcastConfig.ScheduleConfig.UnsetClock.stream
     /// The operator's HTTP endpoint (config `http:`); nil turns it off.
     public var http: HTTPSettings?
 

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Capture
 import Config
+import Schedule
 import Encoder
 import Logging
 import Media
@@ -141,11 +142,21 @@ enum SettingsResolver {
 
         var outputs: [OutputTarget] = []
         var outputNames: [OutputTarget: String] = [:]
+        var outputUplinks: [OutputTarget: Uplink] = [:]
+        var outputSchedules: [OutputTarget: Schedule] = [:]
         for (index, output) in config.outputs.enumerated() {
             do {
                 let target = try OutputTarget(output)
                 outputs.append(target)
                 if let name = config.outputNames[output] { outputNames[target] = name }
+                if let uplink = config.outputUplinks[output] { outputUplinks[target] = uplink }
+                if let schedule = config.schedule.schedule(for: output), Self.followsSchedules(target) { outputSchedules[target] = schedule }
+                // A group's legs may each leave by an uplink of their own.
+                if case .group(let legConfigs) = output, case .group(let legs, _) = target {
+                    for (legConfig, leg) in zip(legConfigs.legs, legs) {
+                        if let uplink = config.outputUplinks[legConfig] { outputUplinks[leg] = uplink }
+                    }
+                }
                 if case .rtmp(let url) = target, url.query != nil {
                     warnings.append(queryNote(url, index: index))
                 }
@@ -188,16 +199,32 @@ enum SettingsResolver {
         settings.overlay = overlay
         settings.http = http
         settings.outputNames = outputNames
+        settings.outputUplinks = outputUplinks
+        settings.outputSchedules = outputSchedules
+        settings.unsetClock = config.schedule.unsetClock
         if audio != nil, source.pace == .fast {
             // The sound is paced by the clock; a clip played flat out would leave it behind.
             settings.audio = nil
             warnings.append("no audio track with --pace fast: the sound is paced in real time and cannot keep up with a clip played flat out")
         }
+        if !config.schedule.isEmpty {
+            // Said at every start and by check-config, so nobody takes a schedule for more than it does.
+            if config.schedule.idle == .close {
+                warnings.append("schedule: idle: close is not applied yet by this version: between windows the outputs rest, but the camera and the encoder keep running (issue 44)")
+            }
+            for (index, output) in config.outputs.enumerated() where config.schedule.schedule(for: output) != nil {
+                if case .file = output {
+                    warnings.append("outputs[\(index)]: a .flv or .h264 file output runs all the time; a schedule applies to network outputs and recordings")
+                }
+            }
+        }
         let level = Logger.Level(rawValue: config.logging.level.rawValue) ?? .info
         // librtmp formats every property of every server reply at its debug level, at a CPU cost
         // the server controls: only when the user asked for the most detailed log.
         settings.rtmp.librtmpDebugLogging = level == .trace
-        return ResolvedRun(settings: settings, logLevel: level, warnings: warnings)
+        return ResolvedRun(
+            settings: settings, logLevel: level, warnings: warnings, schedule: config.schedule,
+            scheduledOutputs: config.outputs.map { ($0, config.outputNames[$0]) })
     }
 
     /// A file source's settings, with the size and rate it sets the encoder up with: a y4m clip's

@@ -162,7 +162,7 @@ extension CamcastConfig {
     /// Top-level keys: the sections plus `outputs`.
     static var topLevelKeys: [String] {
         let sections = schema.map(\.section)
-        return Array(sections.prefix(2)) + ["outputs"] + sections.dropFirst(2) + ["overlay"]
+        return Array(sections.prefix(2)) + ["outputs"] + sections.dropFirst(2) + ["overlay"] + ConfigDecoder.scheduleTopLevelKeys
     }
 
     /// Every scalar key path that `apply(overrides:)` accepts, in file order

@@ -1,3 +1,5 @@
+import Media
+
 /// Everything `Config/camcast.yaml` can say, as plain Swift values.
 ///
 /// A value of this type is always valid: `parse(yaml:fileName:)`, `load(path:)` and
@@ -24,8 +26,12 @@ public struct CamcastConfig: Sendable, Equatable {
     public var overlay = OverlayConfig()
     /// `outputs[].name`: the names the file gives outputs (the others are named by kind and position).
     public var outputNames: [OutputConfig: String] = [:]
+    /// `outputs[].interface` / `source_address`: the uplink a network output is bound to, if any.
+    public var outputUplinks: [OutputConfig: Uplink] = [:]
     /// `http:` (HTTPConfig.swift): the operator's endpoint.
     public var http = HTTPConfig()
+    /// `schedule:` and its keys (ScheduleConfig.swift): when the stream and each output are wanted.
+    public var schedule = ScheduleConfig()
 
     public init(
         source: SourceConfig = SourceConfig(),

@@ -8,25 +8,61 @@ extension ConfigDecoder {
     /// Legs in one group: a primary and its backups. More would only multiply the uplink's load.
     static let groupLegs = 2...8
 
-    /// `urls:` as a list of texts; nil (reported) if it is not a list of single values.
-    mutating func urlList(_ node: YAMLNode, itemPath: String) -> [(text: String?, at: SourceLocation)]? {
+    /// One leg of `urls:`: its URL, and the interface or source address it leaves by, if any.
+    struct LegSpec {
+        var text: String?
+        var at: SourceLocation
+        var uplinkOptions: [(key: String, entry: (text: String?, at: SourceLocation))] = []
+    }
+
+    /// `urls:` as a list of legs, each a URL or a map `{url: …, interface: …}`; nil (reported) if
+    /// it is not such a list.
+    mutating func urlList(_ node: YAMLNode, itemPath: String) -> [LegSpec]? {
         guard case .sequence(let items) = node else {
             report("\(itemPath).urls", at: location(of: node), "expected a list of URLs, the primary first (`urls: [rtmp://a/live/key, rtmp://b/live/key]`), got \(describe(node))")
             return nil
         }
-        var urls: [(text: String?, at: SourceLocation)] = []
+        var legs: [LegSpec] = []
         for (position, item) in items.enumerated() {
-            guard case .scalar(let scalar) = item else {
-                report("\(itemPath).urls[\(position)]", at: location(of: item), "expected a URL, got \(describe(item))")
+            let legPath = "\(itemPath).urls[\(position)]"
+            switch item {
+            case .scalar(let scalar):
+                legs.append(LegSpec(text: Self.isNull(item) ? nil : scalar.string, at: location(of: item)))
+            case .mapping(let mapping):
+                var leg = LegSpec(text: nil, at: location(of: item))
+                var hasURL = false
+                for (keyNode, value) in mapping {
+                    let key = keyNode.scalar?.string ?? describe(keyNode)
+                    guard key == "url" || Self.uplinkKeys.contains(key) else {
+                        reportUnknownKey(key, in: legPath, candidates: ["url"] + Self.uplinkKeys, at: location(of: keyNode))
+                        return nil
+                    }
+                    guard case .scalar(let scalar) = value else {
+                        report("\(legPath).\(key)", at: location(of: value), "expected a single value, got \(describe(value))")
+                        return nil
+                    }
+                    let text = Self.isNull(value) ? nil : scalar.string
+                    if key == "url" {
+                        (leg.text, leg.at, hasURL) = (text, location(of: value), true)
+                    } else {
+                        leg.uplinkOptions.append((key, (text, location(of: value))))
+                    }
+                }
+                guard hasURL else {
+                    report(legPath, at: leg.at, "needs `url:` (a leg with its own uplink is `{url: rtmp://…, interface: wwan0}`)")
+                    return nil
+                }
+                legs.append(leg)
+            case .sequence:
+                report(legPath, at: location(of: item), "expected a URL or a map with `url:`, got \(describe(item))")
                 return nil
             }
-            urls.append((Self.isNull(item) ? nil : scalar.string, location(of: item)))
         }
-        return urls
+        return legs
     }
 
     mutating func groupOutput(
-        index: Int, urls: (items: [(text: String?, at: SourceLocation)], at: SourceLocation), spec: OutputSpec
+        index: Int, urls: (items: [LegSpec], at: SourceLocation), spec: OutputSpec
     ) -> CamcastConfig.OutputConfig? {
         let itemPath = "outputs[\(index)]"
         guard Self.groupLegs.contains(urls.items.count) else {
@@ -65,6 +101,7 @@ extension ConfigDecoder {
                 continue
             }
             legs.append(leg)
+            setUplink(url.uplinkOptions, of: leg, index: index, itemPath: keyPath)
         }
         if let option = spec.srtOptions.first, !legs.contains(where: { if case .srt = $0 { true } else { false } }) {
             report("\(itemPath).\(option.key)", at: option.entry.at, "only applies to srt:// URLs, and `urls` has none")

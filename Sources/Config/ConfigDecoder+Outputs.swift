@@ -12,17 +12,21 @@ extension ConfigDecoder {
         var recordOptions: [(key: String, entry: (text: String?, at: SourceLocation))] = []
         /// `latency_ms`, `passphrase_file`, `pbkeylen`, `streamid` of an `srt://` output (ConfigDecoder+SRT.swift).
         var srtOptions: [(key: String, entry: (text: String?, at: SourceLocation))] = []
+        /// `interface` or `source_address` of a network output (ConfigDecoder+Uplink.swift).
+        var uplinkOptions: [(key: String, entry: (text: String?, at: SourceLocation))] = []
         /// `name:` — how metrics, /status and the status line call the output.
         var name: (text: String?, at: SourceLocation)?
         /// `urls:` (a list), `mode`, `failover_after_seconds`, `return_after_seconds` (ConfigDecoder+Group.swift).
-        var urls: (items: [(text: String?, at: SourceLocation)], at: SourceLocation)?
+        var urls: (items: [LegSpec], at: SourceLocation)?
         var groupOptions: [(key: String, entry: (text: String?, at: SourceLocation))] = []
+        /// `schedule:` — the output's own (ConfigDecoder+Schedule.swift); nil when not given or wrong.
+        var schedule: ScheduleSpec?
         var at: SourceLocation?
         /// An unknown key was reported (`uri:`); "needs url or path" would only repeat it.
         var hadUnknownKey = false
     }
 
-    static let outputKeys = ["url", "path", "max_frames", "name", "urls"] + recordKeys + srtKeys + groupKeys
+    static let outputKeys = ["url", "path", "max_frames", "name", "urls", "schedule"] + recordKeys + srtKeys + groupKeys + uplinkKeys
     static let recordingExtensions = [".flv", ".h264", ".h265"]
 
     mutating func decodeOutputs(_ node: YAMLNode) {
@@ -68,6 +72,10 @@ extension ConfigDecoder {
                 spec.urls = (urls, at)
                 continue
             }
+            if key == "schedule" {
+                spec.schedule = scheduleSpec(value, keyPath: "\(itemPath).schedule")
+                continue
+            }
             guard case .scalar(let scalar) = value else {
                 report("\(itemPath).\(key)", at: at, "expected a single value, got \(describe(value))")
                 return nil
@@ -81,6 +89,7 @@ extension ConfigDecoder {
             case "record": spec.record = entry
             case _ where Self.srtKeys.contains(key): spec.srtOptions.append((key, entry))
             case _ where Self.groupKeys.contains(key): spec.groupOptions.append((key, entry))
+            case _ where Self.uplinkKeys.contains(key): spec.uplinkOptions.append((key, entry))
             default: spec.recordOptions.append((key, entry))
             }
         }
@@ -93,6 +102,7 @@ extension ConfigDecoder {
         var outputs: [CamcastConfig.OutputConfig] = []
         var firstIndex: [CamcastConfig.OutputConfig: Int] = [:]
         var names: [CamcastConfig.OutputConfig: String] = [:]
+        config.outputUplinks = [:]
         for (index, spec) in specs.enumerated() {
             guard let spec, let output = output(index: index, spec) else { continue }
             if let earlier = firstIndex[output] {
@@ -110,6 +120,8 @@ extension ConfigDecoder {
             firstIndex[output] = index
             outputs.append(output)
             if let name = spec.name { setName(name, of: output, index: index, names: &names) }
+            if let schedule = spec.schedule { pendingSchedules.outputs.append((output, "outputs[\(index)].schedule", schedule)) }
+            setUplink(spec.uplinkOptions, of: output, index: index)
         }
         config.outputs = outputs
         config.outputNames = names

@@ -66,18 +66,6 @@ extension ConfigDecoder {
     }
 
     /// A scalar's text; reports a missing value or a list/map in its place.
-    private mutating func scalarText(_ node: YAMLNode, keyPath: String, expected: String) -> String? {
-        guard case .scalar(let scalar) = node else {
-            report(keyPath, at: location(of: node), "expected \(expected), got \(describe(node))")
-            return nil
-        }
-        guard !Self.isNull(node) else {
-            report(keyPath, at: location(of: node), "has no value (expected \(expected); leave the key out for the default)")
-            return nil
-        }
-        return scalar.string
-    }
-
     private mutating func decodeOverlayItems(_ node: YAMLNode) {
         guard case .sequence(let nodes) = node else {
             report("overlay.items", at: location(of: node),

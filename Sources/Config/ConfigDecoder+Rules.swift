@@ -2,6 +2,7 @@
 /// the key that was given (so its line is known), falling back to the other key in the rule.
 extension ConfigDecoder {
     mutating func checkCombinations() {
+        makeSchedules()
         checkSource()
         checkEncoder()
         checkAdaptiveBitrate()

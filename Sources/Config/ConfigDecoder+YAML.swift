@@ -24,6 +24,8 @@ extension ConfigDecoder {
                 decodeOutputs(value)
             } else if key == "overlay" {
                 decodeOverlay(value)
+            } else if decodeScheduleKey(key, value) {
+                continue
             } else if let section = CamcastConfig.schema.first(where: { $0.section == key }) {
                 decodeSection(key, fields: section.fields, value)
             } else {
@@ -65,6 +67,19 @@ extension ConfigDecoder {
             }
             set(field, keyPath: keyPath, text: Self.isNull(value) ? nil : scalar.string, at: location(of: value))
         }
+    }
+
+    /// A scalar's text, or nil after reporting a list, a map or no value where one value belongs.
+    mutating func scalarText(_ node: YAMLNode, keyPath: String, expected: String) -> String? {
+        guard case .scalar(let scalar) = node else {
+            report(keyPath, at: location(of: node), "expected \(expected), got \(describe(node))")
+            return nil
+        }
+        guard !Self.isNull(node) else {
+            report(keyPath, at: location(of: node), "has no value (expected \(expected); leave the key out for the default)")
+            return nil
+        }
+        return scalar.string
     }
 
     func location(of node: YAMLNode) -> SourceLocation {

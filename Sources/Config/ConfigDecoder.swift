@@ -13,6 +13,8 @@ struct ConfigDecoder {
     var given: [String: SourceLocation] = [:]
     /// Names the file (or "command line") for problems that have no better location.
     let origin: String
+    /// The schedules' parts as the walk finds them (ConfigDecoder+Schedule.swift).
+    var pendingSchedules = PendingSchedules()
 
     init(origin: String, config: CamcastConfig = .default) {
         self.origin = origin

@@ -1,3 +1,4 @@
+import Media
 import Telemetry
 
 /// An output that publishes over a network connection of its own (RTMP, SRT): what a group of
@@ -11,9 +12,18 @@ package protocol NetworkOutput: StreamOutput {
     var isStreaming: Bool { get }
     /// Video frames handed to the socket so far.
     var sentFrameCount: Int { get }
+    /// Since when a live connection has carried nothing (data waiting, nothing acknowledged): a
+    /// black-holed link is down from then, long before its connection is cut. nil while it
+    /// progresses, or where the transport does not say.
+    var stalledSince: MonotonicTime? { get }
 }
 
 extension RTMPOutput: NetworkOutput {
+    package var stalledSince: MonotonicTime? {
+        let since = stallStartNanoseconds.load(ordering: .relaxed)
+        return since == 0 ? nil : MonotonicTime(nanoseconds: since)
+    }
+
     package var isInterrupted: Bool {
         state.withLock { $0.isInterrupted(hasStreamed: sentFrames.load(ordering: .relaxed) > 0) }
     }
@@ -26,6 +36,9 @@ extension RTMPOutput: NetworkOutput {
 }
 
 extension SRTOutput: NetworkOutput {
+    /// SRT says nothing here yet: a lost listener is noticed by libsrt's peer idle timeout.
+    package var stalledSince: MonotonicTime? { nil }
+
     package var isInterrupted: Bool {
         state.withLock { $0.isInterrupted(hasStreamed: sentFrames.load(ordering: .relaxed) > 0) }
     }

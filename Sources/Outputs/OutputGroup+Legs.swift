@@ -1,5 +1,6 @@
 import Logging
 import Media
+import Synchronization
 
 extension OutputGroup {
     /// Makes leg `index` a fresh output and opens it (it connects in the background); it carries
@@ -23,10 +24,32 @@ extension OutputGroup {
         return true
     }
 
-    /// Leg `index` stops carrying the stream and ends (sending up to `drainSeconds` of what it has).
+    /// Leg `index` stops carrying the stream at once and ends on a thread of its own (sending up
+    /// to `drainSeconds` of what it has): a leg on a black-holed link may take its send timeout to
+    /// end, and the watch thread must go on looking meanwhile. `finish` joins those threads.
     func retireLeg(_ index: Int, drainSeconds: Double) {
         guard let (output, endTime) = routing.withLock({ routing in routing.take(index).map { ($0, routing.lastTime) } }) else { return }
-        output.finish(endTime: endTime, drainSeconds: drainSeconds)
+        let leg = RetiringLeg()
+        do {
+            let thread = try DedicatedThread {
+                output.finish(endTime: endTime, drainSeconds: drainSeconds)
+                leg.ended.store(true, ordering: .releasing)
+            }
+            retiring.withLock { $0.append((thread, leg)) }
+        } catch {
+            output.finish(endTime: endTime, drainSeconds: drainSeconds)
+        }
+        joinEndedLegs()
+    }
+
+    /// Joins the threads of legs that have ended, so a group that switches for months holds none.
+    func joinEndedLegs() {
+        let done = retiring.withLock { legs in
+            let done = legs.filter { $0.leg.ended.load(ordering: .acquiring) }
+            legs.removeAll { $0.leg.ended.load(ordering: .acquiring) }
+            return done
+        }
+        for leg in done { leg.thread.join() }
     }
 
     /// Every leg ends at once, each draining up to `drainSeconds` on a thread of its own, so one
@@ -41,7 +64,7 @@ extension OutputGroup {
                 output.finish(endTime: endTime, drainSeconds: drainSeconds)
             }
         }
-        for thread in threads { thread.join() }
+        for thread in threads + retiring.withLock({ $0 }).map(\.thread) { thread.join() }
     }
 
     /// A leg's output gave up (its reconnect policy). With both, the group fails once every leg
@@ -57,4 +80,9 @@ extension OutputGroup {
             onFailure(OutputFailure(output: name, reason: "every leg gave up; the last: \(failure.reason)"))
         }
     }
+}
+
+/// Whether a leg ending on its own thread after a switch is done (then its thread can be joined).
+final class RetiringLeg: Sendable {
+    let ended = Atomic<Bool>(false)
 }

@@ -38,7 +38,8 @@ extension OutputGroup {
             (routing.active, routing.legs[routing.active], routing.candidate, routing.candidate.flatMap { routing.legs[$0] })
         }
         if activeOutput?.isStreaming == true {
-            watch.activeDownSince = nil
+            // A live connection that carries nothing (a black-holed link) is down since it stalled.
+            watch.activeDownSince = activeOutput?.stalledSince
         } else if watch.activeDownSince == nil {
             watch.activeDownSince = now
         }

@@ -32,6 +32,8 @@ package final class OutputGroup: NetworkOutput {
     /// the active one); written by the probe thread, read by the watch thread.
     let reachableSince: Lock<[MonotonicTime?]>
     let threads = PublisherThreads()
+    /// Legs being ended after a switch, each on its thread (`retireLeg`); joined by `finish`.
+    let retiring = Lock<[(thread: DedicatedThread, leg: RetiringLeg)]>([])
     let stop = AtomicLazyReference<WakeEvent>()
     /// How long the watch thread sleeps between looks at its legs.
     static let watchIntervalNanoseconds: UInt64 = 100_000_000
@@ -135,6 +137,16 @@ package final class OutputGroup: NetworkOutput {
 
     package var isStreaming: Bool {
         routing.withLock { $0.carrying }.contains { $0.isStreaming }
+    }
+
+    /// Stalled while every leg that carries the stream is (both), or the active one is (failover).
+    package var stalledSince: MonotonicTime? {
+        let outputs = routing.withLock { routing in
+            policy.mode == .failover ? [routing.legs[routing.active]].compactMap { $0 } : routing.carrying
+        }
+        let stalls = outputs.map(\.stalledSince)
+        guard !stalls.isEmpty, !stalls.contains(where: { $0 == nil }) else { return nil }
+        return stalls.compactMap { $0 }.max()
     }
 
     package var sentFrameCount: Int {

@@ -5,7 +5,7 @@ extension RTMPError {
     var failureKind: RTMPFailureKind {
         switch kind {
         case .dnsFailure, .connectionRefused, .connectTimeout, .connectFailed, .handshakeFailed, .writeFailed,
-            .sendTimeout, .serverClosed, .notConnected, .tlsFailed, .cancelled:
+            .sendTimeout, .serverClosed, .notConnected, .tlsFailed, .cancelled, .uplinkUnavailable:
             .cheap
         case .alreadyPublishing:
             .nameHeld

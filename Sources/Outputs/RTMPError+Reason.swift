@@ -9,6 +9,7 @@ extension RTMPError {
         case .connectionRefused: "refused"
         case .connectTimeout: "timeout"
         case .connectFailed: "connect_failed"
+        case .uplinkUnavailable: "uplink"
         case .handshakeFailed: "handshake"
         case .connectRejected, .publishRejected, .alreadyPublishing: "rejected"
         case .authenticationFailed: "auth"

@@ -20,6 +20,7 @@ extension RTMPOutput {
         var muxer = FLVPacketMuxer(metadata: metadata, headroom: RTMPMediaMessage.requiredHeadroom)
         /// When Camcast last cut a dead connection; nil once a publish succeeded after it.
         var ownCutAt: MonotonicTime?
+        var uplinkNotice = UplinkWaitNotice()
 
         while true {
             // A stop during the wait lands here: no connection is opened (issue 14 #2).
@@ -37,12 +38,17 @@ extension RTMPOutput {
                 let sinceCut = ownCutAt.map { Double(MonotonicTime.now().nanoseconds(since: $0)) / 1e9 }
                 let failure = ReconnectSchedule.failure(for: error.failureKind, secondsSinceOwnCut: sinceCut)
                 guard let delay = retries.attemptFailed(failure, reason: error.metricReason, message: error.description, state: state) else { return }
-                logger.warning(
-                    "RTMP connect failed, retrying",
-                    metadata: [
-                        "url": "\(url)", "attempt": "\(retries.failures)", "retry_in": "\(Self.seconds(delay))",
-                        "error": "\(error)",
-                    ])
+                let uplinkReason: String? = if case .uplinkUnavailable(let reason) = error.kind { reason } else { nil }
+                if uplinkNotice.isNews(uplinkReason), let uplinkReason {
+                    logger.warning("\(uplinkReason); waiting for it", metadata: ["url": "\(url)"])
+                } else if uplinkReason == nil {
+                    logger.warning(
+                        "RTMP connect failed, retrying",
+                        metadata: [
+                            "url": "\(url)", "attempt": "\(retries.failures)", "retry_in": "\(Self.seconds(delay))",
+                            "error": "\(error)",
+                        ])
+                }
                 guard retries.waitBeforeRetry(seconds: delay, state: state) else { return }
                 continue
             }

@@ -15,6 +15,7 @@ extension RTMPOutput {
         while !publisherEnded.wait(until: MonotonicTime.now().adding(nanoseconds: UInt64(Self.watchdogIntervalNanoseconds))) {
             guard let watch = state.withLock({ $0.watch }) else {
                 watched = nil
+                stallStartNanoseconds.store(0, ordering: .relaxed)
                 continue
             }
             if watched != ObjectIdentifier(watch) {
@@ -22,7 +23,9 @@ extension RTMPOutput {
                 detector.reset()
             }
             guard let progress = watch.progress() else { continue }
-            if detector.observe(progress, at: MonotonicTime.now().nanoseconds) {
+            let cut = detector.observe(progress, at: MonotonicTime.now().nanoseconds)
+            stallStartNanoseconds.store(detector.waitingSince ?? 0, ordering: .relaxed)
+            if cut {
                 watch.abort(reason: "the server acknowledged nothing for \(options.sendTimeoutSeconds) s while data was waiting")
             }
         }

@@ -55,6 +55,9 @@ package final class RTMPOutput: StreamOutput {
     let attempts = Atomic<Int>(0)
     /// Video frames handed to the socket.
     let sentFrames = Atomic<Int>(0)
+    /// Since when (CLOCK_MONOTONIC ns) the live connection has had data waiting and nothing
+    /// acknowledged, as the watchdog last saw; 0 while it progresses (`StallDetector.waitingSince`).
+    let stallStartNanoseconds = Atomic<UInt64>(0)
     /// Where the operator's view reads this output (phase, attempts, failures by reason, bytes).
     package let meter: OutputMeter
 

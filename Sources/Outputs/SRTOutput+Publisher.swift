@@ -9,6 +9,7 @@ extension SRTOutput {
     func publish() {
         var retries = PublisherRetries(output: name, queue: queue, meter: meter, policy: policy, onFailure: onFailure)
         var connections = 0
+        var uplinkNotice = UplinkWaitNotice()
         while true {
             guard state.withLock({ if case .connecting = $0 { return true } else { return false } }) else { return }
             attempts.add(1, ordering: .relaxed)
@@ -23,9 +24,14 @@ extension SRTOutput {
                 guard let delay = retries.attemptFailed(
                     error.isRefusal ? .refused : .unreachable, reason: error.metricReason, message: error.description, state: state)
                 else { return }
-                logger.warning(
-                    "SRT connect failed, retrying",
-                    metadata: ["url": "\(name)", "attempt": "\(retries.failures)", "retry_in": "\(RTMPOutput.seconds(delay))", "error": "\(error)"])
+                let uplinkReason = error.kind == .uplinkUnavailable ? error.detail : nil
+                if uplinkNotice.isNews(uplinkReason), let uplinkReason {
+                    logger.warning("\(uplinkReason); waiting for it", metadata: ["url": "\(name)"])
+                } else if uplinkReason == nil {
+                    logger.warning(
+                        "SRT connect failed, retrying",
+                        metadata: ["url": "\(name)", "attempt": "\(retries.failures)", "retry_in": "\(RTMPOutput.seconds(delay))", "error": "\(error)"])
+                }
                 guard retries.waitBeforeRetry(seconds: delay, state: state) else { return }
                 continue
             }
@@ -133,6 +139,7 @@ extension SRTError {
         switch kind {
         case .nameLookup: "dns"
         case .unreachable: "timeout"
+        case .uplinkUnavailable: "uplink"
         case .rejected: "rejected"
         case .wrongPassphrase, .encryptionMismatch: "auth"
         case .lost: "lost"

@@ -11,6 +11,8 @@ struct StallDetector {
     let timeoutNanoseconds: UInt64
     private var lastAcked: UInt64?
     private var lastProgress: UInt64 = 0
+    /// The last sample found data waiting and no new acknowledgement.
+    private var stuck = false
 
     init(timeoutNanoseconds: UInt64) {
         self.timeoutNanoseconds = timeoutNanoseconds
@@ -19,6 +21,14 @@ struct StallDetector {
     /// Forgets the connection watched so far (a new one starts).
     mutating func reset() {
         lastAcked = nil
+        stuck = false
+    }
+
+    /// Since when (CLOCK_MONOTONIC ns) data has been waiting with nothing acknowledged, as of the
+    /// last sample; nil while the connection progresses or is idle. A failover group counts its
+    /// active leg down from here, not from the cut `timeout` later.
+    var waitingSince: UInt64? {
+        stuck ? lastProgress : nil
     }
 
     /// Takes one sample at `now` (CLOCK_MONOTONIC ns); true once the connection has stalled.
@@ -26,13 +36,16 @@ struct StallDetector {
         guard progress.hasPendingData else {
             // Idle is not stalled; the clock starts at the first sample that finds data waiting.
             lastAcked = nil
+            stuck = false
             return false
         }
         if lastAcked != progress.bytesAcked {
             lastAcked = progress.bytesAcked
             lastProgress = now
+            stuck = false
             return false
         }
+        stuck = true
         return now &- lastProgress >= timeoutNanoseconds
     }
 }

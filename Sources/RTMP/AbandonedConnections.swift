@@ -48,12 +48,20 @@ enum AbandonedConnections {
 
     /// Binds `fd` (not yet connected) to the local address of the connection abandoned to
     /// `remote`, if there is one still fresh. Best effort: when the port is taken, the kernel picks one.
-    static func bindForReconnect(_ fd: Int32, to remote: UnsafePointer<sockaddr>, length: socklen_t) {
+    /// `onlyFrom`: a source address the output is bound to (a sockaddr with port 0): the old port is
+    /// reused only if the old connection came from it (a reload may have changed it). True if `fd` is bound now.
+    @discardableResult
+    static func bindForReconnect(_ fd: Int32, to remote: UnsafePointer<sockaddr>, length: socklen_t, onlyFrom source: [UInt8]? = nil) -> Bool {
         let key = Array(UnsafeRawBufferPointer(start: remote, count: Int(length)))
-        guard let entry = table.withLock({ $0[key] }), ContinuousClock.now - entry.abandonedAt < .seconds(reuseSeconds) else { return }
+        guard let entry = table.withLock({ $0[key] }), ContinuousClock.now - entry.abandonedAt < .seconds(reuseSeconds) else { return false }
+        if let source {
+            var local = entry.local
+            if local.count >= 4 { local.replaceSubrange(2..<4, with: [0, 0]) }  // the port: sin_port and sin6_port alike
+            guard local == source else { return false }
+        }
         var on: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        _ = entry.local.withUnsafeBytes { bind(fd, $0.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t($0.count)) }
+        return entry.local.withUnsafeBytes { bind(fd, $0.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t($0.count)) } == 0
     }
 
     /// A connection to `remote` was made: the server has let the old one go.

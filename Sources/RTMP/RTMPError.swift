@@ -18,6 +18,9 @@ public struct RTMPError: Error, Sendable, CustomStringConvertible {
         case connectTimeout
         /// TCP connect failed otherwise (e.g. EHOSTUNREACH, ENETUNREACH).
         case connectFailed(errno: Int32)
+        /// The output's uplink cannot carry a connection now (`reason`: "interface wwan0 is absent",
+        /// "… is down", "source address 192.0.2.10 is not on this machine"): waited for, retried.
+        case uplinkUnavailable(reason: String)
         /// TCP connected but the RTMP handshake or connect command failed.
         case handshakeFailed
         /// The server refused the RTMP `connect` (e.g. unknown application) or closed the
@@ -82,6 +85,7 @@ public struct RTMPError: Error, Sendable, CustomStringConvertible {
         case .connectionRefused: return "connection refused"
         case .connectTimeout: return "connect timed out"
         case .connectFailed(let code): return "connect failed: \(errnoText(code))"
+        case .uplinkUnavailable(let reason): return "\(reason); waiting for it"
         case .handshakeFailed: return "handshake failed"
         case .connectRejected(let reason): return "connect rejected by server: \(reason)"
         case .publishRejected(let reason): return "publish rejected by server: \(reason)"

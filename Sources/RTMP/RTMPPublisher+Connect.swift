@@ -38,7 +38,7 @@ extension RTMPPublisher {
             let lookup = NameLookup()
             watch.attach(lookup: lookup)
             defer { watch.detachLookup() }
-            connection = try TCPConnector.connect(host: url.host, port: url.port, deadline: deadline, lookup: lookup)
+            connection = try TCPConnector.connect(host: url.host, port: url.port, deadline: deadline, lookup: lookup, uplink: options.uplink)
         } catch {
             switch error {
             case .dns(let message): throw self.error(.dnsFailure, detail: message)
@@ -46,6 +46,7 @@ extension RTMPPublisher {
             case .refused: throw self.error(.connectionRefused)
             case .timedOut: throw self.error(.connectTimeout)
             case .failed(let code): throw self.error(.connectFailed(errno: code))
+            case .uplinkUnavailable(let reason): throw self.error(.uplinkUnavailable(reason: reason))
             }
         }
 

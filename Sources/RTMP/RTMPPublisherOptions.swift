@@ -1,4 +1,5 @@
 import Logging
+import Media
 
 /// Tunables for `RTMPPublisher`.
 public struct RTMPPublisherOptions: Sendable, Hashable {
@@ -37,6 +38,9 @@ public struct RTMPPublisherOptions: Sendable, Hashable {
     /// The video codec's FourCC ("avc1" for H.264, "hvc1" for H.265), announced in the connect
     /// command's Enhanced RTMP v2 `fourCcList`; nil announces none.
     public var videoFourCC: String? = "avc1"
+    /// The interface or local address the TCP connection is bound to (config `outputs[].interface`,
+    /// `source_address`); nil lets the routing table choose.
+    public var uplink: Uplink?
 
     public init(connectTimeoutSeconds: Int = 10, sendTimeoutSeconds: Int = 10, outgoingChunkSize: Int = 4096,
                 publishSettleMilliseconds: Int = 200, unsentLowWatermarkBytes: Int = 0,

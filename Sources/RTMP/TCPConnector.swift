@@ -18,6 +18,8 @@ enum TCPConnector {
         /// A stop ended the attempt while it waited for the name.
         case cancelled
         case failed(errno: Int32)
+        /// The output's uplink cannot carry a connection now: in words ("interface wwan0 is absent").
+        case uplinkUnavailable(reason: String)
     }
 
     /// A connected, blocking, close-on-exec socket and the address it reached.
@@ -33,10 +35,15 @@ enum TCPConnector {
     /// all within one deadline that the lookup counts against too: an AAAA-only name or an IPv6
     /// literal works like any other, and a DNS server that never answers ends in `.timedOut` at
     /// the deadline (or `.cancelled` when `lookup` is cancelled), not after the resolver's retries.
-    static func connect(host: String, port: UInt16, deadline: ContinuousClock.Instant, lookup: NameLookup) throws(Failure) -> Connection {
-        let addresses: [NameLookup.Address]
+    /// With an `uplink`, every socket is bound to it first (TCPConnector+Uplink.swift).
+    static func connect(
+        host: String, port: UInt16, deadline: ContinuousClock.Instant, lookup: NameLookup, uplink: Uplink? = nil
+    ) throws(Failure) -> Connection {
+        // An interface that is there but down or without a link would fail each address slowly.
+        if let reason = uplink?.unavailability() { throw .uplinkUnavailable(reason: reason) }
+        let resolved: [NameLookup.Address]
         do {
-            addresses = try lookup.resolve(host: host, port: port, until: deadline)
+            resolved = try lookup.resolve(host: host, port: port, until: deadline)
         } catch {
             switch error {
             case .failed(let message): throw .dns(message: message)
@@ -44,6 +51,7 @@ enum TCPConnector {
             case .cancelled: throw .cancelled
             }
         }
+        let addresses = try reachable(resolved, host: host, from: uplink)
         var lastFailure = Failure.timedOut
         for address in addresses {
             do throws(Failure) {
@@ -51,7 +59,7 @@ enum TCPConnector {
                 let fd = try address.bytes.withUnsafeBytes { raw in
                     Result { () throws(Failure) -> Int32 in
                         let pointer = raw.baseAddress!.assumingMemoryBound(to: sockaddr.self)
-                        return try connectOne(address, to: pointer, length: socklen_t(raw.count), deadline: deadline)
+                        return try connectOne(address, to: pointer, length: socklen_t(raw.count), deadline: deadline, uplink: uplink)
                     }
                 }.get()
                 let numeric = address.bytes.withUnsafeBytes { raw in
@@ -60,14 +68,16 @@ enum TCPConnector {
                 return Connection(socket: fd, family: address.family == AF_INET6 ? "IPv6" : "IPv4", address: numeric)
             } catch {
                 lastFailure = error
-                if error == .timedOut { break }
+                if case .timedOut = error { break }
+                if case .uplinkUnavailable = error { break }
             }
         }
         throw lastFailure
     }
 
     private static func connectOne(
-        _ info: NameLookup.Address, to address: UnsafePointer<sockaddr>, length: socklen_t, deadline: ContinuousClock.Instant
+        _ info: NameLookup.Address, to address: UnsafePointer<sockaddr>, length: socklen_t, deadline: ContinuousClock.Instant,
+        uplink: Uplink?
     ) throws(Failure) -> Int32 {
         let fd = socket(info.family, info.socketType, info.socketProtocol)
         guard fd >= 0 else { throw .failed(errno: errno) }
@@ -80,7 +90,8 @@ enum TCPConnector {
             throw .failed(errno: errno)
         }
 
-        AbandonedConnections.bindForReconnect(fd, to: address, length: length)
+        let rebound = AbandonedConnections.bindForReconnect(fd, to: address, length: length, onlyFrom: uplink?.sourceSocketAddress())
+        try bind(fd, to: uplink, alreadyBound: rebound)
         if Glibc.connect(fd, address, length) != 0 {
             let code = errno
             // The old port is in use towards this server after all: connect from any port.

@@ -41,7 +41,8 @@ public final class SRTCaller: @unchecked Sendable {
     /// Resolves the host and connects, bounded by the connect timeout; throws with libsrt's
     /// reject reason when the listener said no.
     public func connect() throws(SRTError) {
-        let addresses = try Self.resolve(host: host, port: port)
+        if let reason = options.uplink?.unavailability() { throw SRTError(.uplinkUnavailable, detail: reason) }
+        let addresses = try Self.reachable(Self.resolve(host: host, port: port), host: host, from: options.uplink)
         var lastError = SRTError(.unreachable, detail: "no address for \(host)")
         for address in addresses {
             let id = srt_create_socket()
@@ -68,6 +69,12 @@ public final class SRTCaller: @unchecked Sendable {
                 let detail = Self.lastError()
                 close()
                 throw SRTError(.setup, detail: detail)
+            }
+            do throws(SRTError) {
+                try bind(id, to: options.uplink)
+            } catch {
+                close()
+                throw error
             }
             let poll = address.withUnsafeBytes { bytes in
                 csrt_start_connect(id, bytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), Int32(bytes.count))

@@ -1,3 +1,5 @@
+import Media
+
 /// What one SRT caller connection is set up with (config `outputs[].latency_ms`, `passphrase_file`,
 /// `pbkeylen`, `streamid`, and `network:`'s timeouts).
 ///
@@ -16,6 +18,9 @@ public struct SRTCallerOptions: Sendable, Hashable, CustomStringConvertible {
     /// How long a peer may stay silent, or a send may block, before the connection counts as lost
     /// (SRTO_PEERIDLETIMEO and SRTO_SNDTIMEO: `network.send_timeout_seconds`).
     public var sendTimeoutSeconds: Int
+    /// The interface or local address the UDP socket is bound to (`outputs[].interface`,
+    /// `source_address`); nil lets the routing table choose.
+    public var uplink: Uplink?
 
     public static let defaultLatencyMilliseconds = 500
     public static let latencyRange = 20...8000

@@ -14,6 +14,9 @@ public struct SRTError: Error, Sendable, Equatable, CustomStringConvertible {
         case encryptionMismatch
         /// A connection that was up failed (the listener went away, the peer idle timeout).
         case lost
+        /// The output's uplink cannot carry a connection now; `detail` says how in words
+        /// ("interface wwan0 is absent"). Waited for on the reconnect schedule.
+        case uplinkUnavailable
         /// The socket could not be made or set up (libsrt's words).
         case setup
         /// The output is stopping.
@@ -38,6 +41,7 @@ public struct SRTError: Error, Sendable, Equatable, CustomStringConvertible {
         case .encryptionMismatch:
             "the listener refused the connection: one side has a passphrase and the other has none or another (passphrase_file): \(detail)"
         case .lost: "connection lost: \(detail)"
+        case .uplinkUnavailable: "\(detail); waiting for it"
         case .setup: "socket setup failed: \(detail)"
         case .cancelled: "cancelled"
         }

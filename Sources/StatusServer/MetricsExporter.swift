@@ -14,7 +14,7 @@ enum MetricsExporter {
     /// `rate()` and `increase()` see the first failure.
     static let failureReasons = [
         "dns", "refused", "timeout", "connect_failed", "handshake", "rejected", "auth", "tls", "certificate", "protocol",
-        "lost", "other",
+        "lost", "uplink", "other",
     ]
 
     /// The whole name in `metricName`: the names here are written out, as the naming guide spells them.
@@ -70,6 +70,7 @@ enum MetricsExporter {
     ) {
         let labels = [("output", output.name), ("kind", output.kind)] + (output.leg.map { [("leg", $0)] } ?? [])
         gauge("camcast_output_up", "1 while the output streams or writes.", labels, output.up ? 1 : 0)
+        gauge("camcast_output_scheduled", "1 while the output rests outside its schedule's windows (on purpose, not down).", labels, output.phase == .scheduled ? 1 : 0)
         for phase in OutputPhase.allCases {
             gauge("camcast_output_state", "The output's state: 1 for the current one.", labels + [("state", phase.rawValue)], phase == output.phase ? 1 : 0)
         }

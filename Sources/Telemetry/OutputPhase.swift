@@ -17,6 +17,9 @@ public enum OutputPhase: String, Sendable, CaseIterable, Codable {
     case complete
     /// A recording waits for disk space (it resumes by itself); not up, so /healthz says why.
     case paused
+    /// Idle on purpose: outside its schedule's windows (issue 44). Not up, and not a problem:
+    /// /healthz and the alert rules stay quiet.
+    case scheduled
     /// Ended for good after a failure its policy does not retry.
     case failed
     /// Ended by a stop.

@@ -35,7 +35,7 @@ public struct OutputReading: Sendable, Equatable, Codable {
 
     /// `rtmp-1 down 14 s, 6 attempts: connection refused` — nil while the output is up.
     public var trouble: String? {
-        guard !up else { return nil }
+        guard !up, phase != .scheduled else { return nil }
         var text = "\(name) \(phase == .failed ? "failed" : "down") \(Int(secondsDown)) s"
         if isNetwork && phase != .starting {
             text += ", \(attemptsSinceUp) attempt\(attemptsSinceUp == 1 ? "" : "s")"

@@ -31,7 +31,7 @@ public struct TelemetryReport: Sendable, Equatable, Codable {
         if !facts.running { problems.append("pipeline not running") }
         if let cameraTrouble { problems.append("camera: \(cameraTrouble)") }
         // A leg of a group is the group's affair: the group is down only when it streams nowhere.
-        for output in outputs where !output.up && output.leg == nil {
+        for output in outputs where !output.up && output.leg == nil && output.phase != .scheduled {
             let firstConnect = (output.phase == .connecting || output.phase == .starting) && output.lastPublishUnixSeconds == 0
                 && output.attemptsSinceUp <= 1 && output.lastError == nil
             if !firstConnect { problems.append(output.trouble ?? "\(output.name) \(output.phase.rawValue)") }
@@ -47,7 +47,7 @@ public struct TelemetryReport: Sendable, Equatable, Codable {
 
     /// The short form for systemd's STATUS=: `streaming 1280x720 to 2/2 outputs`, or what is wrong.
     public var shortStatus: String {
-        let outputs = outputs.filter { $0.leg == nil }
+        let outputs = outputs.filter { $0.leg == nil && $0.phase != .scheduled }
         let up = outputs.filter(\.up).count
         var text = "\(up == outputs.count ? "streaming" : "degraded") \(facts.width)x\(facts.height) to \(up)/\(outputs.count) outputs"
         if let cameraTrouble { text = "[\(cameraTrouble)] " + text }

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Config
+import Media
 
 /// `outputs[] urls: [primary, backup]` with `mode` (issue 43): legs parse as single URLs do, and every
 /// bad group names its key and says what is allowed (camcast exits 78 on each, as on any problem).
@@ -52,5 +53,28 @@ import Testing
         #expect(problem.keyPath == keyPath, "\(problem)")
         #expect(problem.message.contains(message), "\(problem)")
         #expect(!problem.description.contains("/l/k"), "a stream key in \(problem)")
+    }
+}
+
+extension OutputGroupConfigTests {
+    /// A leg may leave by an uplink of its own (`{url: …, interface: …}`), checked as an output's is.
+    @Test func legsTakeUplinksOfTheirOwn() throws {
+        let config = try Self.parse(
+            "outputs:\n  - urls:\n      - {url: rtmp://a/live/k, interface: eth0}\n      - url: rtmp://b/live/k\n        source_address: 192.0.2.7\n"
+                + "      - rtmp://c/live/k\n    mode: failover\n")
+        #expect(config.outputUplinks[.rtmp(url: "rtmp://a/live/k")] == .interface("eth0"))
+        #expect(config.outputUplinks[.rtmp(url: "rtmp://b/live/k")] == .sourceAddress("192.0.2.7"))
+        #expect(config.outputUplinks[.rtmp(url: "rtmp://c/live/k")] == nil)
+    }
+
+    @Test(arguments: [
+        ("urls: [{url: rtmp://a/l/k, interface: \"eth/0\"}, rtmp://b/l/k]\n    mode: both", "outputs[0].urls[0].interface"),
+        ("urls: [{interface: eth0}, rtmp://b/l/k]\n    mode: both", "outputs[0].urls[0]"),
+        ("urls: [{url: rtmp://a/l/k, port: 2}, rtmp://b/l/k]\n    mode: both", "outputs[0].urls[0].port"),
+        ("urls: [rtmp://a/l/k, {url: rtmp://b/l/k, source_address: nowhere}]\n    mode: both", "outputs[0].urls[1].source_address"),
+    ])
+    func badLegUplinksNameTheirLeg(item: String, keyPath: String) throws {
+        let problems = try #require(throws: ConfigError.self) { try Self.parse("outputs:\n  - \(item)\n") }.problems
+        #expect(problems.map(\.keyPath) == [keyPath], "\(problems)")
     }
 }

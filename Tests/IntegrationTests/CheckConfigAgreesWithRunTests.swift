@@ -70,6 +70,21 @@ private let refusedStarts: [RefusedStart] = [
           says: "encoder.options.g: ten is not allowed (a value avcodec:libx264's g takes"),
     .init(name: "options with x264", yaml: flvOutput + "encoder:\n  options:\n    preset: p4\n",
           says: "encoder.options: preset is not allowed (options are for an avcodec:NAME backend; libx264 takes preset, realtime"),
+    // Issue 44: a schedule that cannot be evaluated is a configuration problem, named by key and line.
+    .init(name: "schedule with an unknown day", yaml: flvOutput + "schedule:\n  - {days: Mon-Fry, from: \"07:00\", to: \"09:00\"}\n",
+          says: "camcast.yaml:4:12: schedule[0].days: `Fry` is not a day"),
+    .init(name: "schedule window ending where it starts", yaml: flvOutput + "schedule:\n  - from: \"07:30\"\n    to: \"07:30\"\n",
+          says: "camcast.yaml:5:9: schedule[0].to: `07:30` is the same as `from`"),
+    .init(name: "sunset without a location", yaml: flvOutput + "schedule:\n  - {from: \"07:00\", to: sunset+15m}\n",
+          says: "schedule[0].to: `sunset+15m` needs `location:`"),
+    .init(name: "unknown time zone", yaml: flvOutput + "schedule:\n  - {from: \"07:00\", to: \"09:00\"}\nschedule_timezone: Europe/Berlln\n",
+          says: "camcast.yaml:5:20: schedule_timezone: `Europe/Berlln` is not a time zone in /usr/share/zoneinfo"),
+    .init(name: "schedule time not a time", yaml: flvOutput + "schedule:\n  - {from: \"7h30\", to: \"09:00\"}\n",
+          says: "schedule[0].from: `7h30` is not a time"),
+    .init(name: "latitude out of range", yaml: flvOutput + "schedule:\n  - {from: sunrise, to: sunset}\nlocation:\n  latitude: 95\n  longitude: 13\n",
+          says: "camcast.yaml:6:13: location.latitude: 95 is out of range (-90…90)"),
+    .init(name: "output schedule with an unknown day", yaml: flvOutput + "    schedule:\n      - {days: Sun-Thurs, from: \"07:00\", to: \"09:00\"}\n",
+          says: "outputs[0].schedule[0].days: `Thurs` is not a day"),
 ]
 
 /// Whatever `camcast run` refuses at start, `camcast check-config` refuses too, with the same

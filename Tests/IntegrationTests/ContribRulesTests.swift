@@ -30,7 +30,8 @@ import Testing
     /// The group alerts (issue 43) evaluated by `promtool test rules` on series as camcast exports
     /// them: a failover output on its backup for 10 minutes fires CamcastOnBackup, its idle
     /// primary leg fires nothing (not CamcastOutputDown), and a dual-ingest leg down fires
-    /// CamcastIngestLegDown while the group stays up.
+    /// CamcastIngestLegDown while the group stays up; an output resting outside its schedule
+    /// (`camcast_output_scheduled` 1) fires nothing either.
     @Test func groupAlertsFireOnTheBackupAndOnALegDownOnly() throws {
         guard try Self.promtool() else { return }
         let rules = Self.contrib.appendingPathComponent("prometheus/camcast-alerts.yml")
@@ -49,6 +50,10 @@ import Testing
                     values: '1 1 0x18'
                   - series: 'camcast_output_up{instance="cam",output="failover-1",kind="rtmp",leg="2"}'
                     values: '0 0 1x18'
+                  - series: 'camcast_output_up{instance="cam",output="rtmp-2",kind="rtmp"}'
+                    values: '0x20'
+                  - series: 'camcast_output_scheduled{instance="cam",output="rtmp-2",kind="rtmp"}'
+                    values: '1x20'
                   - series: 'camcast_output_up{instance="cam",output="dual-1",kind="dual"}'
                     values: '1x20'
                   - series: 'camcast_output_up{instance="cam",output="dual-1",kind="rtmp",leg="1"}'

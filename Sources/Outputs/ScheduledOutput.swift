@@ -1,0 +1,134 @@
+import Logging
+import Media
+import Synchronization
+import Telemetry
+
+/// An output that runs only inside its schedule's windows (issue 44): outside them it is idle on
+/// purpose (phase `scheduled`: not up, and not a problem), inside them a fresh output made by
+/// `make` publishes as any other and starts at a keyframe; at a window's end it is finished as on
+/// a stop (an RTMP output sends the end of sequence and deleteStream, so the ingest ends the
+/// broadcast). What the schedule says comes from `window`, asked every `lookIntervalNanoseconds`
+/// by the output's own thread, so a wall clock that steps (NTP's first sync, a DST change, a
+/// manual change) is followed at the next look.
+package final class ScheduledOutput: StreamOutput {
+    /// What the schedule says now.
+    package enum Window: Sendable, Equatable {
+        case open
+        /// Closed; `next`: when and why it opens next, as the operator reads it (nil: not within a year).
+        case closed(next: String?)
+    }
+
+    package let name: String
+    package let meter: OutputMeter
+    let make: @Sendable () -> any StreamOutput
+    let window: @Sendable () -> Window
+    let logger: Logger
+    /// The output while a window is open; nil outside. The encoder's thread reads it at every write.
+    let current = Lock<(any StreamOutput)?>(nil)
+    /// The newest packet's time: where an output closed at a window's end ends its stream.
+    let lastTime = Atomic<Int64>(0)
+    let threads = PublisherThreads()
+    let stop = AtomicLazyReference<WakeEvent>()
+    static let lookIntervalNanoseconds: UInt64 = 250_000_000
+    /// What an output closed at a window's end may still send.
+    static let closingDrainSeconds = 2.0
+
+    package init(
+        name: String, meter: OutputMeter, logger: Logger, window: @escaping @Sendable () -> Window,
+        make: @escaping @Sendable () -> any StreamOutput
+    ) {
+        self.name = name
+        self.meter = meter
+        self.logger = logger
+        self.window = window
+        self.make = make
+    }
+
+    /// Looks at the schedule once (an open window starts the output at once, and a file output
+    /// that cannot open fails the start as it would unscheduled), then watches it on a thread.
+    package func open() throws(OutputFailure) {
+        let stopEvent: WakeEvent
+        do {
+            stopEvent = stop.storeIfNil(try WakeEvent())
+        } catch {
+            throw OutputFailure(output: name, reason: "\(error)")
+        }
+        try follow(window())
+        do {
+            try threads.start(publish: { [self] in watch(until: stopEvent) })
+        } catch {
+            close(drainSeconds: 0)
+            throw OutputFailure(output: name, reason: "\(error)")
+        }
+    }
+
+    package func write(_ packet: MediaPacket) {
+        lastTime.store(packet.dts, ordering: .relaxed)
+        current.withLock { $0 }?.write(packet)
+    }
+
+    package func write(contentsOf packets: [MediaPacket]) {
+        if let last = packets.last { lastTime.store(last.dts, ordering: .relaxed) }
+        current.withLock { $0 }?.write(contentsOf: packets)
+    }
+
+    package func finish(endTime: Int64, drainSeconds: Double) {
+        stop.load()?.signal()
+        _ = threads.end(waitingUpTo: 1)
+        if let output = current.withLock({ output in defer { output = nil }; return output }) {
+            output.finish(endTime: endTime, drainSeconds: drainSeconds)
+        }
+        meter.enter(.stopped)
+    }
+
+    package var statistics: OutputStatistics { current.withLock { $0 }?.statistics ?? OutputStatistics() }
+
+    package var link: LinkSample? { current.withLock { $0 }?.link }
+
+    /// The watch thread: follows the schedule until the stop event.
+    private func watch(until stop: WakeEvent) {
+        while !stop.wait(until: MonotonicTime.now().adding(nanoseconds: Self.lookIntervalNanoseconds)) {
+            do {
+                try follow(window())
+            } catch {
+                logger.error("a window opened and the output could not start", metadata: ["output": "\(name)", "error": "\(error.reason)"])
+            }
+        }
+    }
+
+    /// Starts the output when `window` is open and none runs, ends it when closed.
+    private func follow(_ window: Window) throws(OutputFailure) {
+        switch (window, current.withLock({ $0 }) != nil) {
+        case (.open, false):
+            meter.restart()
+            let output = make()
+            try output.open()
+            current.withLock { $0 = output }
+            logger.notice("schedule: a window opened; the output starts", metadata: ["output": "\(name)"])
+        case (.closed(let next), let running):
+            if running {
+                close(drainSeconds: Self.closingDrainSeconds)
+                logger.notice("schedule: the window closed; the output rests", metadata: ["output": "\(name)", "next": "\(next ?? "none within a year")"])
+            }
+            meter.enter(.scheduled)
+            meter.describe(next.map { "rests until \($0)" } ?? "rests: no window within a year")
+        case (.open, true):
+            break
+        }
+    }
+
+    private func close(drainSeconds: Double) {
+        guard let output = current.withLock({ output in defer { output = nil }; return output }) else { return }
+        output.finish(endTime: lastTime.load(ordering: .relaxed), drainSeconds: drainSeconds)
+    }
+}
+
+extension ScheduledOutput: NetworkOutput {
+    private var network: (any NetworkOutput)? { current.withLock { $0 } as? any NetworkOutput }
+
+    /// Resting on purpose is no outage.
+    package var isInterrupted: Bool { network?.isInterrupted ?? false }
+    package var isStreaming: Bool { network?.isStreaming ?? false }
+    package var sentFrameCount: Int { network?.sentFrameCount ?? 0 }
+    package var stalledSince: MonotonicTime? { network?.stalledSince }
+}

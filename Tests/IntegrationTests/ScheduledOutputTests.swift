@@ -1,0 +1,113 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Schedules at run time (issue 44), against nginx-rtmp, with the wall clock moved through a debug
+/// build's clock file (`CAMCAST_DEBUG_CLOCK_OFFSET_FILE`) as NTP's first sync or a manual change
+/// would move it: a clock at 1970 with `unset_clock: rest` keeps the output resting; stepped to a
+/// Monday 07:29:57 in Europe/Berlin it still rests, and the window 07:30–07:31 publishes it
+/// within 2.5 s of 07:30, keyframe first; stepped past 07:31 it ends cleanly (nginx's recording
+/// closed, ffprobe clean), while a recording that runs always keeps every picture throughout.
+/// What a resting output looks like: /healthz 200, `camcast_output_scheduled` 1, `camcast_output_up` 0.
+@Suite(.serialized, .enabled(if: Environment.rtmpIntegrationEnabled, Environment.rtmpSkipReason))
+struct ScheduledOutputTests {
+    static let streamKey = "sChEdUlE-kEy-2407"
+
+    /// `date -d` in Europe/Berlin (GNU date reads the zone rules itself; nobody here wrote it).
+    static func epoch(_ text: String) throws -> Int64 {
+        let result = try ProcessRunner.run("/usr/bin/env", ["TZ=Europe/Berlin", "date", "-d", text, "+%s"], timeout: 30)
+        return try #require(Int64(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "date -d \(text): \(result.stderr)")
+    }
+
+    /// Sets the daemon's clock to show `epoch` now.
+    static func setClock(_ file: URL, to epoch: Int64) throws {
+        try "\(epoch - Int64(Date().timeIntervalSince1970))\n".write(to: file, atomically: true, encoding: .utf8)
+    }
+
+    /// The time of the first log line holding `text` (the log's own ISO 8601 stamps, UTC).
+    static func loggedAt(_ text: String, in log: String) -> Date? {
+        guard let line = log.split(separator: "\n").first(where: { $0.contains(text) }), let stamp = line.split(separator: " ").first else { return nil }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: String(stamp))
+    }
+
+    @Test func aWindowOpensOnTimeAndClosesCleanlyWhileTheRecordingRunsThrough() throws {
+        let server = try RTMPServer(environment: ["RTMP_RECORD_UNIQUE": "on"])
+        let dir = try Project.scratchDirectory("scheduled-output")
+        let clock = dir.appendingPathComponent("clock-offset")
+        let port = Int(try freeLoopbackPort())
+        let http = OperatorHTTP(port: port)
+        try Self.setClock(clock, to: 1000)  // 1970: a box without a real-time clock before NTP
+        let config = dir.appendingPathComponent("camcast.yaml")
+        try """
+            schedule_timezone: Europe/Berlin
+            unset_clock: rest
+            idle: keep
+            outputs:
+              - url: \(server.url(app: "rec", name: Self.streamKey))
+                schedule:
+                  - days: Mon-Fri
+                    from: "07:30"
+                    to: "07:31"
+              - path: "\(dir.appendingPathComponent("reference.flv").path)"
+              - record: "\(dir.appendingPathComponent("always").path)"
+                segment_seconds: 600
+            http:
+              listen: 127.0.0.1:\(port)
+
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let camcast = try ProcessRunner.start(
+            "/usr/bin/env",
+            ["CAMCAST_DEBUG_CLOCK_OFFSET_FILE=\(clock.path)", Project.camcastBinary.path, "run", "--config", config.path,
+             "--source", "testpattern", "--size", "320x180", "--fps", "30", "--bitrate", "400", "--keyint-seconds", "2"])
+        let resting1970 = try http.wait("/metrics", timeout: 20) {
+            OperatorHTTP.value(of: #"camcast_output_scheduled{output="rtmp-1",kind="rtmp"}"#, in: $0.body) == 1
+        }
+        let health = try http.get("/healthz")
+
+        let monday = try Self.epoch("next Monday 07:29:57")
+        try Self.setClock(clock, to: monday)
+        let windowOpensAt = Date().addingTimeInterval(3)
+        usleep(1_500_000)
+        let beforeWindow = try http.get("/metrics").body
+        let published = camcast.waitForLog("RTMP publishing", timeout: 15)
+        usleep(5_000_000)
+        try Self.setClock(clock, to: monday + 65)  // 07:31:02: the window is over
+        let closed = camcast.waitForLog("schedule: the window closed", timeout: 10)
+        usleep(2_000_000)
+        let restingAgain = try http.get("/metrics").body
+        camcast.signal(SIGTERM)
+        let result = try camcast.wait(timeout: 30)
+        try server.stop()
+
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains(Self.streamKey))
+        #expect(OperatorHTTP.value(of: #"camcast_output_up{output="rtmp-1",kind="rtmp"}"#, in: resting1970.body) == 0, "\(resting1970.body)")
+        #expect(health.status == 200, "/healthz while resting: \(health.status) \(health.body)")
+        #expect(OperatorHTTP.value(of: #"camcast_output_scheduled{output="rtmp-1",kind="rtmp"}"#, in: beforeWindow) == 1, "opened before 07:30")
+        #expect(published && closed, "\(result.stderr)")
+        // The issue's promise: the first publish within 2.5 s of the window's start.
+        let publishedAt = try #require(Self.loggedAt("RTMP publishing", in: result.stderr))
+        #expect(publishedAt.timeIntervalSince(windowOpensAt) <= 2.5 && publishedAt > windowOpensAt.addingTimeInterval(-1.5),
+                "published \(publishedAt.timeIntervalSince(windowOpensAt)) s after the window opened")
+        #expect(OperatorHTTP.value(of: #"camcast_output_scheduled{output="rtmp-1",kind="rtmp"}"#, in: restingAgain) == 1)
+
+        // One publish, closed by its end (ffprobe reads it whole), keyframe first, every picture
+        // from its first on, as the reference that ran throughout has them.
+        let recordings = try server.uniqueRecordings(Self.streamKey)
+        try #require(recordings.count == 1, "\(recordings)")
+        #expect(try ProbedVideo.decodeErrors(recordings[0]).isEmpty)
+        let reference = try HashedPackets(dir.appendingPathComponent("reference.flv"))
+        let window = try reference.locate(HashedPackets(recordings[0]))
+        #expect(window.problems.isEmpty && window.startsWithKeyframe, "\(window.problems)")
+        #expect(window.last < reference.packets.count - 30, "the output did not stop at the window's end")
+        // The recording that runs always holds as many pictures as the reference, across the closing.
+        let folder = dir.appendingPathComponent("always")
+        let segments = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".mp4") }.map { folder.appendingPathComponent($0) }
+        try #require(!segments.isEmpty, "no segment in \(folder.path)")
+        let recorded = try segments.map { try ProbedVideo.packets($0).count }.reduce(0, +)
+        #expect(recorded == reference.packets.count, "the always recording has \(recorded) of \(reference.packets.count) pictures")
+    }
+}
