@@ -75,6 +75,34 @@ static inline void crtmp_set_link_timeout(RTMP *r, int seconds) {
     r->Link.timeout = seconds;
 }
 
+/* RTMP_Connect1 (handshake, then the connect command) with the connect command Camcast encodes
+ * (RTMP module, RTMPConnectCommand: librtmp's own properties plus Enhanced RTMP v2's fourCcList and
+ * capsEx, which librtmp cannot put into the command object). librtmp's SendConnectPacket sends a
+ * packet it is given as is, queued (RTMP_SendPacket with queue TRUE), so the `_result` is matched
+ * to `connect` by the transaction id in `command`, which Camcast writes as m_numInvokes + 1, the
+ * number SendConnectPacket itself would take: it is counted here so later commands go on from it.
+ * `command` NULL: librtmp's own connect. The packet is ours, freed here; librtmp keeps a copy of
+ * the struct for header compression (m_vecChannelsOut) and never reads its body again. */
+static inline int crtmp_connect1(RTMP *r, const uint8_t *command, uint32_t length) {
+    RTMPPacket packet;
+    int ok;
+    if (!command) return RTMP_Connect1(r, NULL);
+    memset(&packet, 0, sizeof packet);
+    if (!RTMPPacket_Alloc(&packet, length)) return 0;
+    memcpy(packet.m_body, command, length);
+    packet.m_nChannel = 0x03; /* librtmp's control channel (invoke), as SendConnectPacket */
+    packet.m_headerType = RTMP_PACKET_SIZE_LARGE;
+    packet.m_packetType = RTMP_PACKET_TYPE_INVOKE;
+    packet.m_nTimeStamp = 0;
+    packet.m_nInfoField2 = 0;
+    packet.m_hasAbsTimestamp = 0;
+    packet.m_nBodySize = length;
+    r->m_numInvokes++;
+    ok = RTMP_Connect1(r, &packet);
+    RTMPPacket_Free(&packet);
+    return ok;
+}
+
 /* RTMP_Connect resolves with gethostbyname (IPv4 only) and connects with no timeout. We connect
  * the TCP socket ourselves (getaddrinfo, IPv4 or IPv6, with a deadline) and hand it over here, so
  * librtmp never resolves or connects: Camcast never calls RTMP_Connect, and the one place librtmp
@@ -83,7 +111,7 @@ static inline void crtmp_set_link_timeout(RTMP *r, int seconds) {
  * enable acknowledgements, then handshake + connect invoke via RTMP_Connect1.
  * librtmp owns (and on failure closes) the socket from here on. rtmps:// connects through
  * crtmp_connect_after_handshake instead. Returns TRUE/FALSE as librtmp does. */
-static inline int crtmp_connect_with_socket(RTMP *r, int fd) {
+static inline int crtmp_connect_with_socket(RTMP *r, int fd, const uint8_t *command, uint32_t length) {
     int on = 1;
     int ok;
     struct timeval tv;
@@ -103,7 +131,7 @@ static inline int crtmp_connect_with_socket(RTMP *r, int fd) {
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
     r->m_bSendCounter = 1;
-    ok = RTMP_Connect1(r, NULL);
+    ok = crtmp_connect1(r, command, length);
     return ok;
 }
 
@@ -116,7 +144,8 @@ static inline int crtmp_connect_with_socket(RTMP *r, int fd) {
  * session, so it never meets GNUTLS_E_AGAIN from a TLS 1.3 post-handshake message (which its
  * RTMPSockBuf_Fill would add to its buffer size). On failure librtmp closes `local_fd`.
  * Returns TRUE/FALSE as librtmp does. */
-static inline int crtmp_connect_after_handshake(RTMP *r, int local_fd, const uint8_t *stand_in, int length) {
+static inline int crtmp_connect_after_handshake(RTMP *r, int local_fd, const uint8_t *stand_in, int length,
+                                                const uint8_t *command, uint32_t command_length) {
     if (length <= 0 || length > RTMP_BUFFER_CACHE_SIZE) return 0;
     r->Link.protocol &= ~RTMP_FEATURE_SSL;
     r->Link.hostname.av_len = 0;
@@ -129,7 +158,7 @@ static inline int crtmp_connect_after_handshake(RTMP *r, int local_fd, const uin
     memcpy(r->m_sb.sb_buf, stand_in, (size_t)length);
     r->m_sb.sb_size = length;
     r->m_bSendCounter = 1;
-    return RTMP_Connect1(r, NULL);
+    return crtmp_connect1(r, command, command_length);
 }
 
 /* The stand-in connection for crtmp_connect_after_handshake: a close-on-exec socketpair. */

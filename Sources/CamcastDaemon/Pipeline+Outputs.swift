@@ -113,6 +113,8 @@ extension Pipeline {
         case .rtmp(let url):
             var options = settings.rtmp
             options.uplink = uplink
+            // The connect command announces the codec (Enhanced RTMP v2 fourCcList).
+            options.videoFourCC = settings.encoder.codec == .h265 ? "hvc1" : "avc1"
             return RTMPOutput(
                 url: url, options: options, reconnect: settings.reconnect, metadata: metadata,
                 queueMilliseconds: settings.sendQueueMilliseconds, bitrateKbps: settings.encoder.bitrateKbps,

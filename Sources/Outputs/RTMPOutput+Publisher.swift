@@ -28,7 +28,7 @@ extension RTMPOutput {
             attempts.add(1, ordering: .relaxed)
             meter.attemptStarted()
             meter.enter(.connecting)
-            let publisher = makePublisher()
+            let publisher = makePublisher(url)
             guard state.withLock({ $0.attempting(with: publisher) }) else { return }
             do throws(RTMPError) {
                 try publisher.connect()
@@ -90,8 +90,14 @@ extension RTMPOutput {
     /// Frames whose latencies the publisher keeps before handing them to the recorder at once.
     static let latenciesPerHandOver = 32
 
-    /// Sends until the queue is closed and drained, or the connection fails.
-    private func stream(on publisher: any StreamPublisher, muxer: inout FLVPacketMuxer) -> ConnectionEnd {
+    /// Sends until the queue is closed and drained, or the connection fails. A server's reconnect
+    /// request moves the stream to a new connection at a keyframe (`answer`, `Handover`); `muxer`
+    /// is then the new connection's.
+    private func stream(on first: any StreamPublisher, muxer: inout FLVPacketMuxer) -> ConnectionEnd {
+        var publisher = first
+        var current = url
+        var handover: Handover?
+        defer { handover?.publisher.close() }
         // The end-of-sequence tag goes no earlier than the last tag sent (audio may end later).
         var lastTime: Int64 = 0
         // A batch is a picture and the audio queued before it (one take of the queue's lock, not one
@@ -112,6 +118,20 @@ extension RTMPOutput {
                     queue.discardAll()
                     break sending
                 }
+                if let next = handover {
+                    if packet.mediaKind == .video && packet.isKeyframe {
+                        // Everything before this picture went to the old connection, this one and
+                        // what follows go to the new one: no gap, nothing twice.
+                        leave(publisher, muxer: muxer, lastTime: lastTime)
+                        (publisher, muxer, current, handover) = (next.publisher, next.muxer, next.url, nil)
+                        state.withLock { $0.handedOver(to: publisher.connectionWatch) }
+                        logger.notice("RTMP reconnect request: switched to the new connection at a keyframe",
+                                      metadata: ["url": "\(current)", "at_ms": "\(packet.dts)"])
+                    } else if packet.mediaKind == .audio {
+                        // Only so its muxer knows the latest audio configuration at the switch.
+                        _ = try? handover?.muxer.tags(for: packet)
+                    }
+                }
                 var tags: [FLVTag]
                 do {
                     tags = try muxer.tags(for: packet)
@@ -131,7 +151,14 @@ extension RTMPOutput {
                     }
                 } catch {
                     publisher.close()
-                    return .failed(error)
+                    guard let next = handover else { return .failed(error) }
+                    // The old connection failed before the keyframe: the new one takes over from the
+                    // next keyframe (its muxer waits for one).
+                    logger.warning("RTMP connection lost while moving to the new address; the new connection takes over",
+                                   metadata: ["url": "\(current)", "to": "\(next.url)", "error": "\(error)"])
+                    (publisher, muxer, current, handover) = (next.publisher, next.muxer, next.url, nil)
+                    state.withLock { $0.handedOver(to: publisher.connectionWatch) }
+                    continue
                 }
                 if !tags.isEmpty { lastTime = max(lastTime, packet.dts) }
                 // The frame's last byte is with the kernel now: capture → socket latency.
@@ -139,6 +166,9 @@ extension RTMPOutput {
                     sentFrames.add(1, ordering: .relaxed)
                     if latency != nil { latencies.append(LatencyRecorder.latency(of: packet)) }
                 }
+            }
+            if handover == nil, let request = publisher.takeReconnectRequest() {
+                handover = answer(request, on: current, muxer: muxer)
             }
         }
         if muxer.isStreaming {

@@ -38,6 +38,9 @@ package final class RTMPOutput: StreamOutput {
     let makePublisher: StreamPublisherFactory
     /// Everything about where the output is in its life.
     let state = Lock(RTMPOutputState.idle)
+    /// The connect a server's reconnect request started beside the live connection, for a stop to
+    /// cancel (`answer`); nil otherwise.
+    let handoverAttempt = Lock<RTMPOutputState.Attempt?>(nil)
     /// The publisher and the watchdog; the publisher's end ends the watchdog's sleep at once
     /// rather than at its next sample, a sleep that takes no lock (`WakeEvent`).
     private let threads = PublisherThreads()
@@ -78,7 +81,7 @@ package final class RTMPOutput: StreamOutput {
         self.requestKeyframe = requestKeyframe
         self.onFailure = onFailure
         self.latency = latency
-        self.makePublisher = makePublisher ?? { RTMPPublisher(url: url, options: options, logger: logger) }
+        self.makePublisher = makePublisher ?? { RTMPPublisher(url: $0, options: options, logger: logger) }
     }
 
     /// What the publisher needs beyond the user's settings: librtmp's own lines at debug (this
@@ -155,6 +158,7 @@ package final class RTMPOutput: StreamOutput {
         drainDeadline.store(deadline.nanoseconds, ordering: .relaxed)
         let (draining, connecting) = state.withLock { $0.stopping(deadline: deadline.nanoseconds) }
         connecting?.cancelConnect()
+        handoverAttempt.withLock { $0 }?.publisher.cancelConnect()
         meter.enter(draining ? .draining : .stopped)
         queue.close()
         // A drain may overrun its deadline by one blocked send, which the watchdog cuts after

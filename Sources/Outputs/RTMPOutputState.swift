@@ -82,6 +82,15 @@ enum RTMPOutputState: Equatable, Sendable {
         return true
     }
 
+    /// The stream moved to another connection (a server's reconnect request): its watch from now.
+    mutating func handedOver(to watch: RTMPConnectionWatch?) {
+        switch self {
+        case .streaming(let since, _): self = .streaming(since: since, watch: watch.map(Watch.init))
+        case .draining(let deadline, _): self = .draining(deadline: deadline, watch: watch.map(Watch.init))
+        default: break
+        }
+    }
+
     /// An attempt failed and will be retried. False if a stop came during the connect.
     mutating func attemptFailed() -> Bool {
         guard case .connecting(let attempt, _) = self else { return false }

@@ -1,4 +1,5 @@
 import RTMP
+import RTMPAddress
 
 /// What an RTMP output needs from one connection to a server: librtmp's `RTMPPublisher` in the
 /// daemon, a scripted fake in tests (so the publish loop is tested without a server, as
@@ -20,10 +21,19 @@ package protocol StreamPublisher: ConnectCancelling {
     /// For the watchdog: the live connection's progress and a way to cut it; nil if the
     /// publisher has none.
     var connectionWatch: RTMPConnectionWatch? { get }
+    /// While publishing, without waiting: a reconnect request the server has sent since the last
+    /// call (Enhanced RTMP v2), or nil.
+    func takeReconnectRequest() -> RTMPReconnectRequest?
 }
 
-/// Makes a fresh publisher for each attempt (librtmp state is never reused, design invariant 3).
-package typealias StreamPublisherFactory = @Sendable () -> any StreamPublisher
+extension StreamPublisher {
+    /// A publisher whose servers never ask to reconnect.
+    package func takeReconnectRequest() -> RTMPReconnectRequest? { nil }
+}
+
+/// Makes a fresh publisher for each attempt (librtmp state is never reused, design invariant 3), to
+/// the output's URL, or to where a server's reconnect request moved it.
+package typealias StreamPublisherFactory = @Sendable (RTMPURL) -> any StreamPublisher
 
 /// What a stop needs from a network output's attempt under way, whatever its transport (an RTMP
 /// publisher, an SRT caller): a way to end its connect at once, from any thread.

@@ -21,6 +21,7 @@ extension RTMPPublisher {
         _ = logSink.takeEvents()
         RTMP_Close(rtmp)
         state = .idle
+        publishingInbound = nil
         RTMP_Init(rtmp)
         free(urlBuffer)
         urlBuffer = strdup(url.unredactedForLibrtmp)
@@ -151,7 +152,9 @@ extension RTMPPublisher {
             TLSSession.limitWaits(tls, until: .now + .seconds(1))
             try accept(leftover[...], into: &inbound)
         } else {
-            guard crtmp_connect_with_socket(rtmp, fd) != 0 else {
+            let command = connectCommandBody()
+            let connected = Self.withOptionalBytes(command) { crtmp_connect_with_socket(rtmp, fd, $0.baseAddress, UInt32($0.count)) }
+            guard connected != 0 else {
                 let timedOut = crtmp_is_timed_out(rtmp) != 0
                 let events = logSink.takeEvents()
                 RTMP_Close(rtmp)
@@ -162,6 +165,9 @@ extension RTMPPublisher {
         }
         try awaitPublishStart(&inbound, before: deadline)
         try watchForLateRefusal(&inbound, milliseconds: options.publishSettleMilliseconds)
+        // The reader goes on after Publish.Start (chunk size and partial messages carry over), to
+        // find a reconnect request among what the server sends while we publish.
+        publishingInbound = PublishingInbound(inbound)
     }
 
     /// librtmp's `RTMP_ConnectStream` loop, run here so that a refusal ends it at once:

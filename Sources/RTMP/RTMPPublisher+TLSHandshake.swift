@@ -61,8 +61,12 @@ extension RTMPPublisher {
         // S0, S1 (zero time and version: the plain handshake), S2 (C1 is librtmp's own, unknown
         // here: it only logs a mismatch).
         let standIn = [UInt8(3)] + [UInt8](repeating: 0, count: 1536 * 2)
-        let connected = standIn.withUnsafeBufferPointer {
-            crtmp_connect_after_handshake(rtmp, local[0], $0.baseAddress, Int32($0.count))
+        let command = connectCommandBody()
+        let connected = standIn.withUnsafeBufferPointer { standIn in
+            Self.withOptionalBytes(command) { command in
+                crtmp_connect_after_handshake(rtmp, local[0], standIn.baseAddress, Int32(standIn.count),
+                                              command.baseAddress, UInt32(command.count))
+            }
         }
         guard connected != 0 else {
             let events = logSink.takeEvents()

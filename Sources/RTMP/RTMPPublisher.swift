@@ -48,6 +48,9 @@ public final class RTMPPublisher {
     /// which GnuTLS reads through the pointer for the session's life (see `TLSSession.handshake`);
     /// replaced, like `urlBuffer`, only after `RTMP_Close` has freed the session that used it.
     var tlsHostBuffer: UnsafeMutablePointer<CChar>?
+    /// While publishing: the server's side of the connection, read for a reconnect request
+    /// (`takeReconnectRequest`); nil when not publishing or no longer read.
+    var publishingInbound: PublishingInbound?
 
     /// Bytes of RTMP message bodies sent since this publisher was created (media payloads,
     /// plus the "@setDataFrame" prefix of metadata), excluding chunk headers.
@@ -89,6 +92,7 @@ public final class RTMPPublisher {
         watch.detach()
         _ = try? LibrtmpLog.withSink(logSink) { () throws(RTMPError) in RTMP_Close(rtmp) }
         state = .idle
+        publishingInbound = nil
         if wasPublishing {
             logger.info(
                 "RTMP publish closed",

@@ -35,6 +35,9 @@ public struct RTMPPublisherOptions: Sendable, Hashable {
     /// rtmps:// only: a PEM file of CA certificates trusted besides the system store
     /// (config `network.tls_ca_file`, `--tls-ca-file`). The chain and host name are always checked.
     public var tlsCAFile: String?
+    /// The video codec's FourCC ("avc1" for H.264, "hvc1" for H.265), announced in the connect
+    /// command's Enhanced RTMP v2 `fourCcList`; nil announces none.
+    public var videoFourCC: String? = "avc1"
     /// The interface or local address the TCP connection is bound to (config `outputs[].interface`,
     /// `source_address`); nil lets the routing table choose.
     public var uplink: Uplink?

@@ -150,20 +150,8 @@ import Testing
 
     static func start(_ attack: String, expected: String, in started: ProcessGroup) throws -> Run {
         let directory = try Project.scratchDirectory("hostile-\(attack)")
-        let portFile = directory.appendingPathComponent("port").path
-        let script = Project.root.appendingPathComponent("scripts/hostile-rtmp-server").path
-        let server = try started.start("/usr/bin/env", ["python3", script, attack, "--key", key, "--port-file", portFile])
-        let deadline = Date().addingTimeInterval(20)
-        var port: Int?
-        // A server that exits (python3 missing, a bad argument) ends the wait at once.
-        while port == nil && Date() < deadline && !server.hasExited {
-            port = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-            if port == nil { usleep(50_000) }
-        }
-        guard let port else {
-            server.stop()
-            throw HarnessError("hostile-rtmp-server \(attack) did not start (python3 missing?): \(server.stderrSoFar)")
-        }
+        let (server, port) = try ScriptedServer.start(
+            "hostile-rtmp-server", [attack, "--key", key], portFile: directory.appendingPathComponent("port").path, in: started)
         let config = directory.appendingPathComponent("camcast.yaml")
         try """
             source:

@@ -57,7 +57,21 @@ final class FakeServer: Sendable {
 
     func release() { hangRelease.signal() }
 
-    var factory: StreamPublisherFactory { { FakePublisher(server: self) } }
+    /// The URL of each publisher made, in order (the output's, or where a reconnect request sent it).
+    var urls: [String] { madeFor.withLock { $0 } }
+    private let madeFor = Mutex<[String]>([])
+
+    var factory: StreamPublisherFactory {
+        { url in
+            self.madeFor.withLock { $0.append(url.unredactedForLibrtmp) }
+            return FakePublisher(server: self)
+        }
+    }
+
+    /// The next `takeReconnectRequest` of any of its publishers returns this request, once.
+    func askToReconnect(tcUrl: String?) { request.withLock { $0 = RTMPReconnectRequest(tcUrl: tcUrl, description: nil) } }
+    func takeReconnectRequest() -> RTMPReconnectRequest? { request.withLock { $0.take() } }
+    private let request = Mutex<RTMPReconnectRequest?>(nil)
 
     func connect() throws(RTMPError) {
         let answer = state.withLock { state -> Answer in
@@ -113,6 +127,7 @@ final class FakePublisher: StreamPublisher {
     func close() { server.close() }
     func cancelConnect() { server.cancel() }
     var connectionWatch: RTMPConnectionWatch? { nil }
+    func takeReconnectRequest() -> RTMPReconnectRequest? { server.takeReconnectRequest() }
 }
 
 /// Waits up to `seconds` for `condition`, checking every 5 ms.

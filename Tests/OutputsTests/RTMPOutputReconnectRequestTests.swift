@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+@testable import Outputs
+import TestSupport
+
+/// A server's reconnect request in the publish loop, over the fake publisher (the wire side is
+/// ReconnectRequestTests, against a scripted server and nginx-rtmp).
+@Suite("RTMP output: a server's reconnect request")
+struct RTMPOutputReconnectRequestTests {
+    typealias Event = FakeServer.Event
+
+    static func frame(_ number: Int) -> Event { .send(type: 9, timestamp: UInt32(number * 33)) }
+
+    @Test func theOldConnectionCarriesEverythingBeforeTheKeyframeAndTheNewOneFromIt() throws {
+        let server = FakeServer([])
+        let keyframes = KeyframeRequests()
+        let output = try RTMPOutputTests.output(server, keyframes: keyframes)
+        try output.open()
+        #expect(eventually { RTMPOutputTests.isStreaming(output) })
+        RTMPOutputTests.feed(output, 0..<13)  // keyframes at 0 and 10 (a GOP of 10)
+        #expect(eventually { server.events.count == 1 + 2 + 13 })
+        let asked = keyframes.count.load(ordering: .relaxed)
+        server.askToReconnect(tcUrl: "rtmp://127.0.0.1:2/other")
+        RTMPOutputTests.feed(output, 13..<14)  // the request is read after this frame's batch
+        #expect(eventually { server.connects == 2 })
+        RTMPOutputTests.feed(output, 14..<25)  // the next keyframe is 20
+        output.finish(endTime: 825, drainSeconds: 2)
+
+        #expect(server.urls == ["rtmp://127.0.0.1:1/live/secret", "rtmp://127.0.0.1:2/other/secret"])
+        #expect(keyframes.count.load(ordering: .relaxed) > asked, "the encoder was not asked for a keyframe")
+        // Every frame once: 0…19 on the old connection, 20… on the new one from its keyframe.
+        let expected: [Event] =
+            [.connect, .send(type: 18, timestamp: 0), Self.frame(0)] + (0..<14).map(Self.frame)  // metadata, header, frames
+            + [.connect] + (14..<20).map(Self.frame)                         // the new connect; the old one goes on
+            + [Self.frame(19), .close]                                       // its end of sequence, deleteStream
+            + [.send(type: 18, timestamp: 660), Self.frame(20), Self.frame(20)]  // new: metadata, header, keyframe 20
+            + (21..<25).map(Self.frame) + [.send(type: 9, timestamp: 825), .close]
+        #expect(server.events == expected)
+    }
+
+    @Test func aStopCancelsTheNewConnectAndEndsOnTheOldConnection() throws {
+        let server = FakeServer([.accept(failAfterSends: nil), .hang])
+        let output = try RTMPOutputTests.output(server)
+        try output.open()
+        #expect(eventually { RTMPOutputTests.isStreaming(output) })
+        RTMPOutputTests.feed(output, 0..<3)
+        #expect(eventually { server.events.count == 1 + 2 + 3 })
+        server.askToReconnect(tcUrl: nil)
+        RTMPOutputTests.feed(output, 3..<4)
+        #expect(eventually { server.connects == 2 })
+        output.finish(endTime: 132, drainSeconds: 2)
+
+        #expect(server.urls == ["rtmp://127.0.0.1:1/live/secret", "rtmp://127.0.0.1:1/live/secret"])
+        #expect(server.events.contains(.cancel), "the stop did not cancel the new connect")
+        #expect(RTMPOutputTests.state(output) == .finished(.stopped))
+        // The hung publisher closed, then the old connection's end of sequence and close.
+        #expect(Array(server.events.suffix(3)) == [.close, .send(type: 9, timestamp: 132), .close])
+    }
+}
