@@ -81,7 +81,8 @@ package final class ScheduledOutput: StreamOutput {
         meter.enter(.stopped)
     }
 
-    package var statistics: OutputStatistics { current.withLock { $0 }?.statistics ?? OutputStatistics() }
+    /// A resting output's rate says nothing about the stream (the status line's "out … fps" leaves it out).
+    package var statistics: OutputStatistics { current.withLock { $0 }?.statistics ?? OutputStatistics(isComplete: true) }
 
     package var link: LinkSample? { current.withLock { $0 }?.link }
 
