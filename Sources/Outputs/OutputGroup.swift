@@ -119,19 +119,21 @@ package final class OutputGroup: NetworkOutput {
         }
     }
 
-    /// The link adaptive bitrate follows: the active leg's, or with both legs the more congested.
-    package var link: LinkSample? {
-        let outputs = routing.withLock { routing in
+    /// The legs whose connections viewers depend on now: the active one (failover) or every leg (both).
+    private var servingLegs: [any NetworkOutput] {
+        routing.withLock { routing in
             policy.mode == .failover ? [routing.legs[routing.active]].compactMap { $0 } : routing.carrying
         }
-        return outputs.compactMap(\.link).max { $0.queuedMilliseconds < $1.queuedMilliseconds }
+    }
+
+    /// The link adaptive bitrate follows: the active leg's, or with both legs the more congested.
+    package var link: LinkSample? {
+        return servingLegs.compactMap(\.link).max { $0.queuedMilliseconds < $1.queuedMilliseconds }
     }
 
     /// Viewers miss the stream: the active leg (failover) or every leg (both) is interrupted.
     package var isInterrupted: Bool {
-        let outputs = routing.withLock { routing in
-            policy.mode == .failover ? [routing.legs[routing.active]].compactMap { $0 } : routing.carrying
-        }
+        let outputs = servingLegs
         return !outputs.isEmpty && outputs.allSatisfy(\.isInterrupted)
     }
 
@@ -141,10 +143,7 @@ package final class OutputGroup: NetworkOutput {
 
     /// Stalled while every leg that carries the stream is (both), or the active one is (failover).
     package var stalledSince: MonotonicTime? {
-        let outputs = routing.withLock { routing in
-            policy.mode == .failover ? [routing.legs[routing.active]].compactMap { $0 } : routing.carrying
-        }
-        let stalls = outputs.map(\.stalledSince)
+        let stalls = servingLegs.map(\.stalledSince)
         guard !stalls.isEmpty, !stalls.contains(where: { $0 == nil }) else { return nil }
         return stalls.compactMap { $0 }.max()
     }
