@@ -20,13 +20,18 @@ struct LateCameraVMTests {
         let command = """
             set -u
             '\(Project.camcastBinary.path)' run --source \(VividEnvironment.device) --size 320x180 --fps 15 --bitrate 300 \
-              --preset ultrafast --audio none --duration 12 --output '\(flv)' 2> '\(log)' &
+              --preset ultrafast --audio none --output '\(flv)' 2> '\(log)' &
             pid=$!
             for i in $(seq 1 1200); do grep -q 'info ready' '\(log)' && break; sleep 0.1; done
             sleep 2
             date -u +%Y-%m-%dT%H:%M:%S.%3NZ > '\(dir.path)/modprobe-start'
-            modprobe vivid \(VividVM.webcamOptions) || exit 3
+            modprobe vivid \(VividVM.webcamOptions) || { kill -INT $pid; exit 3; }
             date -u +%Y-%m-%dT%H:%M:%S.%3NZ > '\(dir.path)/modprobe-end'
+            # No fixed duration: under emulation on a loaded host, loading the module alone took
+            # 6.4 s once, past a 12-s run's end. The run ends 3 s after the camera is back.
+            for i in $(seq 1 1800); do grep -q 'camera back; live frames resume' '\(log)' && break; sleep 0.1; done
+            sleep 3
+            kill -INT $pid
             wait $pid
             """
         let finished: ProcessResult
@@ -45,18 +50,21 @@ struct LateCameraVMTests {
         let loaded = try #require(Self.date(try String(contentsOfFile: dir.path + "/modprobe-end", encoding: .utf8)), "\(context)")
         let loading = try #require(Self.date(try String(contentsOfFile: dir.path + "/modprobe-start", encoding: .utf8)), "\(context)")
         #expect(ready < loading)
-        // Live frames within 2 s of the module loading.
+        // Live frames soon after the module loaded: within the reopen interval (1 s) plus what
+        // opening the new node and its first frame cost, which in this VM is bounded by what
+        // loading the module cost in the same run (0.9 s on a quiet host, 6.4 s on a loaded one),
+        // not by a number tuned to one machine.
         let live = try #require(Self.time(of: "camera back; live frames resume", in: camcastLog), "\(context)")
-        let delay = live.timeIntervalSince(loaded)
-        print("late camera: live frames \(String(format: "%.2f", delay)) s after modprobe returned (\(String(format: "%.2f", live.timeIntervalSince(loading))) s after it started)")
-        #expect(delay < 2, "live \(delay) s after the module loaded\n\(context)")
+        let delay = live.timeIntervalSince(loaded), loadingTook = loaded.timeIntervalSince(loading)
+        print("late camera: live frames \(String(format: "%.2f", delay)) s after modprobe returned (which took \(String(format: "%.2f", loadingTook)) s)")
+        #expect(delay < 1 + max(1, 2 * loadingTook), "live \(delay) s after the module loaded (loading took \(loadingTook) s)\n\(context)")
 
         // A tool nobody here wrote decodes it all; the first frame is the slate, the last is vivid's.
         let url = URL(fileURLWithPath: flv)
         #expect(try ProbedVideo.decodeErrors(url) == "")
         let video = try ProbedVideo.probe(url)
         #expect(video.width == 320 && video.height == 180)
-        // Every frame camcast encoded is in the file. How many of the 180 slots a 320x180 encode
+        // Every frame camcast encoded is in the file. How many of the run's slots a 320x180 encode
         // under emulation keeps is the VM's speed (138 on one loaded core): not bounded here.
         let encoded = camcastLog.split(separator: "\n").last { $0.contains(" stopped") }
             .flatMap { line in line.split(separator: " ").first { $0.hasPrefix("frames=") } }.flatMap { Int($0.dropFirst(7)) }

@@ -243,8 +243,8 @@ struct SystemdBootTests {
         #expect(try box.sh("journalctl -p info -u camcast -o cat --no-pager").contains("info streaming"))
     }
 
-    /// kill -STOP of the main process: systemd's watchdog (shortened by a drop-in) ends it and
-    /// starts a new one within WatchdogSec + 5 s.
+    /// kill -STOP of the main process: systemd's watchdog (shortened by a drop-in) ends it within
+    /// WatchdogSec and starts a new one.
     private func watchdog(_ box: NspawnContainer, _ clock: StepClock) throws {
         let unit = Self.guardUnit
         try box.install("[Service]\nWatchdogSec=\(Int(Self.watchdogSeconds))s\n", at: "/run/systemd/system/\(unit).service.d/test-watchdog.conf")
@@ -256,15 +256,22 @@ struct SystemdBootTests {
         usleep(1_000_000)
         let begun = Date()
         try box.sh("kill -STOP \(pid)")
-        let replaced = try waitUntil(Self.watchdogSeconds + 15) {
+        // Generous: the watchdog, the unit's RestartSec=5 and a start on a loaded machine.
+        let replaced = try waitUntil(Self.watchdogSeconds + 60) {
             let now = try box.sh("systemctl show \(unit) -p MainPID -p ActiveState --value").split(separator: "\n")
             return now.count == 2 && now[0] != Substring(pid) && now[0] != "0" && now[1] == "active"
         }
         let seconds = Date().timeIntervalSince(begun)
-        print("systemd test: kill -STOP → new process active: \(String(format: "%.1f", seconds)) s (WatchdogSec=\(Int(Self.watchdogSeconds))s)")
-        #expect(replaced && seconds <= Self.watchdogSeconds + 5, "\(seconds) s; \(box.log(unit))")
+        #expect(replaced, "\(seconds) s; \(box.log(unit))")
+        // When the stopped process ends is systemd's watchdog timer's doing, not this machine's
+        // speed: the timeout falls within WatchdogSec of the stop (the last ping came before it;
+        // 2 s for the timer's accuracy). RestartSec=5 and the new start after it are printed,
+        // not bounded (13.4 s in all on a loaded host, against 8 + 5 + a start).
+        let timeoutLine = try box.sh("journalctl -u \(unit) -o short-unix --no-pager | grep 'Watchdog timeout' | tail -n 1")
+        let timeout = Double(timeoutLine.prefix { $0 != " " }).map { $0 - begun.timeIntervalSince1970 }
+        print("systemd test: kill -STOP → watchdog timeout \(timeout.map { String(format: "%.1f", $0) } ?? "?") s, new process active: \(String(format: "%.1f", seconds)) s (WatchdogSec=\(Int(Self.watchdogSeconds))s, RestartSec=5)")
+        #expect(timeout.map { $0 > 0 && $0 <= Self.watchdogSeconds + 2 } == true, "\(timeoutLine); \(box.log(unit))")
         let journal = try box.sh("journalctl -u \(unit) -o cat --no-pager")
-        #expect(journal.contains("Watchdog timeout"))
         // The SIGABRT itself ended it, not the SIGKILL TimeoutAbortSec later (the backtracer is off).
         #expect(journal.contains("Main process exited, code=killed, status=6/ABRT"), "\(journal.suffix(3000))")
         #expect(Int(try box.property(unit, "NRestarts")) == restartsBefore + 1)
