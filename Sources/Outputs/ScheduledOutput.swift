@@ -92,7 +92,7 @@ package final class ScheduledOutput: StreamOutput {
             do {
                 try follow(window())
             } catch {
-                logger.error("a window opened and the output could not start", metadata: ["output": "\(name)", "error": "\(error.reason)"])
+                logger.error("a window opened and the output could not start", metadata: ["name": "\(meter.name)", "output": "\(name)", "error": "\(error.reason)"])
             }
         }
     }
@@ -105,11 +105,11 @@ package final class ScheduledOutput: StreamOutput {
             let output = make()
             try output.open()
             current.withLock { $0 = output }
-            logger.notice("schedule: a window opened; the output starts", metadata: ["output": "\(name)"])
+            logger.notice("schedule: a window opened; the output starts", metadata: ["name": "\(meter.name)", "output": "\(name)"])
         case (.closed(let next), let running):
             if running {
                 close(drainSeconds: Self.closingDrainSeconds)
-                logger.notice("schedule: the window closed; the output rests", metadata: ["output": "\(name)", "next": "\(next ?? "none within a year")"])
+                logger.notice("schedule: the window closed; the output rests", metadata: ["name": "\(meter.name)", "output": "\(name)", "next": "\(next ?? "none within a year")"])
             }
             meter.enter(.scheduled)
             meter.describe(next.map { "rests until \($0)" } ?? "rests: no window within a year")

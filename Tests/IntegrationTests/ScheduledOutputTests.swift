@@ -110,4 +110,107 @@ struct ScheduledOutputTests {
         let recorded = try segments.map { try ProbedVideo.packets($0).count }.reduce(0, +)
         #expect(recorded == reference.packets.count, "the always recording has \(recorded) of \(reference.packets.count) pictures")
     }
+
+    /// `date -d` in UTC, for instants around a zone's change (nobody here wrote GNU date either).
+    static func utc(_ text: String) throws -> Int64 {
+        let result = try ProcessRunner.run("/usr/bin/env", ["TZ=UTC", "date", "-d", text, "+%s"], timeout: 30)
+        return try #require(Int64(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "date -d \(text): \(result.stderr)")
+    }
+
+    /// The spring-forward and fall-back nights of 2027 in Europe/Berlin, end to end (issue 44),
+    /// each window opened and closed once. `spring` (Sundays 01:59–03:00) opens at 01:59 CET on 28
+    /// March and closes one minute later, when 02:00 CET becomes 03:00 CEST; `fall` (Sundays
+    /// 02:30–02:45) has no time on that night (its quarter-hour falls in the skipped hour) and
+    /// stays resting. On 31 October, 02:30–02:45 CEST opens and closes `fall`, and the same wall
+    /// times an hour later (02:30 CET, the hour repeated) do not open it again; `spring` is open
+    /// throughout (01:59 CEST to 03:00 CET). Between steps of the clock the wall clock runs in
+    /// real time, so each change happens where the zone's rules put it, not where the test steps.
+    @Test func theDSTNightsInBerlinOpenAndCloseEachWindowOnce() throws {
+        let server = try RTMPServer(environment: ["RTMP_RECORD_UNIQUE": "on"])
+        let dir = try Project.scratchDirectory("scheduled-dst")
+        let clock = dir.appendingPathComponent("clock-offset")
+        let port = Int(try freeLoopbackPort())
+        let http = OperatorHTTP(port: port)
+        let (springKey, fallKey) = ("sPrInG-kEy-2027", "fAlL-kEy-2027")
+        try Self.setClock(clock, to: try Self.utc("2027-03-28 00:50:00"))  // 01:50 CET
+        let config = dir.appendingPathComponent("camcast.yaml")
+        try """
+            schedule_timezone: Europe/Berlin
+            idle: keep
+            outputs:
+              - url: \(server.url(app: "rec", name: springKey))
+                name: spring
+                schedule:
+                  - days: Sun
+                    from: "01:59"
+                    to: "03:00"
+              - url: \(server.url(app: "rec", name: fallKey))
+                name: fall
+                schedule:
+                  - days: Sun
+                    from: "02:30"
+                    to: "02:45"
+            http:
+              listen: 127.0.0.1:\(port)
+
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let camcast = try ProcessRunner.start(
+            "/usr/bin/env",
+            ["CAMCAST_DEBUG_CLOCK_OFFSET_FILE=\(clock.path)", Project.camcastBinary.path, "run", "--config", config.path,
+             "--source", "testpattern", "--size", "320x180", "--fps", "30", "--bitrate", "300", "--keyint-seconds", "1"])
+        func lines(_ event: String, _ output: String) -> Int {
+            camcast.logLines(containing: event == "opened" ? "schedule: a window opened" : "schedule: the window closed").filter { $0.contains("name=\(output) ") }.count
+        }
+        func waitFor(_ event: String, _ output: String, count: Int) -> Bool {
+            let deadline = Date().addingTimeInterval(20)
+            while lines(event, output) < count && Date() < deadline { usleep(50_000) }
+            return lines(event, output) >= count
+        }
+        let resting = try http.wait("/metrics", timeout: 20) {
+            OperatorHTTP.value(of: #"camcast_output_scheduled{output="fall",kind="rtmp"}"#, in: $0.body) == 1
+        }
+        // Spring: opened at 01:59 CET, closed by the zone's change at 01:00 UTC, a minute of wall
+        // time later (the clock is stepped within the window to spare the test that minute).
+        try Self.setClock(clock, to: try Self.utc("2027-03-28 00:58:58"))
+        let springOpened = waitFor("opened", "spring", count: 1)
+        usleep(1_500_000)
+        try Self.setClock(clock, to: try Self.utc("2027-03-28 00:59:57"))
+        let springClosed = waitFor("closed", "spring", count: 1)
+        usleep(2_000_000)
+        let afterSpring = try http.get("/metrics").body
+        let fallOnTheSpringNight = lines("opened", "fall")
+
+        // Fall: 02:29:57 CEST; `fall` opens at 02:30 CEST, closes at 02:45 CEST, and not again at
+        // 02:30 CET. `spring` is in its window all along.
+        try Self.setClock(clock, to: try Self.utc("2027-10-31 00:29:57"))
+        let fallOpened = waitFor("opened", "fall", count: 1)
+        usleep(1_500_000)
+        try Self.setClock(clock, to: try Self.utc("2027-10-31 00:44:57"))
+        let fallClosed = waitFor("closed", "fall", count: 1)
+        try Self.setClock(clock, to: try Self.utc("2027-10-31 01:29:57"))  // 02:29:57 CET
+        usleep(6_000_000)  // to 02:30:03 CET and beyond: the repeated 02:30 passes
+        let afterFall = try http.get("/metrics").body
+        camcast.signal(SIGTERM)
+        let result = try camcast.wait(timeout: 30)
+        try server.stop()
+
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains(springKey) && !result.stderr.contains(fallKey))
+        #expect(resting.status == 200)
+        #expect(springOpened && springClosed, "\(result.stderr)")
+        #expect(fallOnTheSpringNight == 0, "`fall` opened on the spring-forward night\n\(result.stderr)")
+        #expect(OperatorHTTP.value(of: #"camcast_output_scheduled{output="spring",kind="rtmp"}"#, in: afterSpring) == 1)
+        #expect(fallOpened && fallClosed, "\(result.stderr)")
+        #expect(OperatorHTTP.value(of: #"camcast_output_scheduled{output="fall",kind="rtmp"}"#, in: afterFall) == 1, "`fall` did not rest at 02:30 CET")
+        #expect(OperatorHTTP.value(of: #"camcast_output_up{output="spring",kind="rtmp"}"#, in: afterFall) == 1, "`spring` is not open in the fall-back night")
+        // Once each: `spring` on each night, `fall` on the second only.
+        #expect(lines("opened", "spring") == 2 && lines("closed", "spring") == 1, "\(result.stderr)")
+        #expect(lines("opened", "fall") == 1 && lines("closed", "fall") == 1, "\(result.stderr)")
+        // nginx-rtmp recorded a publish for each opening, each closed by its end (ffprobe clean).
+        let spring = try server.uniqueRecordings(springKey), fall = try server.uniqueRecordings(fallKey)
+        #expect(spring.count == 2 && fall.count == 1, "\(spring) \(fall)")
+        for recording in spring + fall {
+            #expect(try ProbedVideo.decodeErrors(recording).isEmpty, "\(recording.path)")
+        }
+    }
 }
