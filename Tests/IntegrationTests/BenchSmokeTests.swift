@@ -49,6 +49,8 @@ struct BenchSmokeTests {
             #"ratio record/rtmp: cpu \#(number) +paired_cpu \#(number)"#,
             #"paired_cpu scraped/unscraped \#(number), difference -?\#(number) % of one core"#,
             #"http threads in the scraped run: \#(number)s = \#(number) % of one core"#,
+            // scripts/bench-srt: an SRT output to srt-live-transmit against the RTMP output (issue 42).
+            #"paired_cpu srt/rtmp \#(number), difference -?\#(number) % of one core"#,
         ] {
             let matches = try NSRegularExpression(pattern: pattern).numberOfMatches(
                 in: result.stdout, range: NSRange(result.stdout.startIndex..., in: result.stdout))
