@@ -125,6 +125,7 @@ extension RTMPOutput {
                         leave(publisher, muxer: muxer, lastTime: lastTime)
                         (publisher, muxer, current, handover) = (next.publisher, next.muxer, next.url, nil)
                         state.withLock { $0.handedOver(to: publisher.connectionWatch) }
+                        meter.reconnectRequestAnswered(.switched)
                         logger.notice("RTMP reconnect request: switched to the new connection at a keyframe",
                                       metadata: ["url": "\(current)", "at_ms": "\(packet.dts)"])
                     } else if packet.mediaKind == .audio {
@@ -158,6 +159,7 @@ extension RTMPOutput {
                                    metadata: ["url": "\(current)", "to": "\(next.url)", "error": "\(error)"])
                     (publisher, muxer, current, handover) = (next.publisher, next.muxer, next.url, nil)
                     state.withLock { $0.handedOver(to: publisher.connectionWatch) }
+                    meter.reconnectRequestAnswered(.switched)
                     continue
                 }
                 if !tags.isEmpty { lastTime = max(lastTime, packet.dts) }

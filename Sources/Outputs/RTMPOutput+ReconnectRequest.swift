@@ -27,6 +27,7 @@ extension RTMPOutput {
         } catch {
             // The server's text, masked as a URL and for our own key, control characters escaped.
             let shown = request.tcUrl.map { url.redactor.redactForDisplay(RTMPURL.redact($0)) } ?? "none"
+            meter.reconnectRequestAnswered(.refused)
             logger.error(
                 "RTMP reconnect request refused; streaming on the current connection",
                 metadata: ["url": "\(current)", "tcUrl": "\(shown)", "reason": "\(error)"])
@@ -45,6 +46,7 @@ extension RTMPOutput {
         } catch {
             publisher.close()
             if error.kind != .cancelled {
+                meter.reconnectRequestAnswered(.failed)
                 logger.warning(
                     "RTMP reconnect request: the new address failed; streaming on the current connection",
                     metadata: ["url": "\(current)", "to": "\(target)", "error": "\(error)"])

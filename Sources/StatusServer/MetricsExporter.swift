@@ -96,6 +96,13 @@ enum MetricsExporter {
                 labels + [("reason", reason)], output.failuresByReason[reason] ?? 0)
         }
         counter("camcast_output_reconnects_total", "Connections made after the first one.", labels, output.reconnects)
+        if output.kind == "rtmp" {
+            for outcome in ReconnectRequestOutcome.allCases {
+                counter(
+                    "camcast_output_reconnect_requests_total", "Reconnect requests the server sent (Enhanced RTMP), by what became of them.",
+                    labels + [("outcome", outcome.rawValue)], output.reconnectRequests[outcome.rawValue] ?? 0)
+            }
+        }
         gauge(
             "camcast_output_last_publish_time_seconds", "Unix time of the last successful publish; 0 before the first.", labels,
             output.lastPublishUnixSeconds)

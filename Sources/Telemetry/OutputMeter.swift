@@ -35,6 +35,8 @@ public final class OutputMeter: Sendable {
         var lastError: String?
         /// Failed connect attempts by reason (a short fixed word, see `ConnectFailure`).
         var failures: [String: Int] = [:]
+        /// The server's reconnect requests, by what became of them.
+        var reconnectRequests: [ReconnectRequestOutcome: Int] = [:]
         /// Attempts since the output was last up, for the status line.
         var attemptsSinceUp = 0
         /// When it last stopped being up (or was made): "down 14 s" counts from here.
@@ -93,6 +95,11 @@ public final class OutputMeter: Sendable {
         }
     }
 
+    /// A server's reconnect request was answered: `outcome` says how.
+    public func reconnectRequestAnswered(_ outcome: ReconnectRequestOutcome) {
+        life.withLock { $0.reconnectRequests[outcome, default: 0] += 1 }
+    }
+
     /// Replaces the last error with `text` (nil clears it): a group's word on its legs, which
     /// says which leg carries the stream and which are down, also while the group is up.
     public func describe(_ text: String?) {
@@ -116,6 +123,7 @@ public final class OutputMeter: Sendable {
             secondsDown: phase.isUp ? 0 : Self.seconds(since: life.downSince), lastError: life.lastError,
             attemptsSinceUp: life.attemptsSinceUp, connectAttempts: connectAttempts.load(ordering: .relaxed),
             failuresByReason: life.failures, reconnects: queue.reconnects,
+            reconnectRequests: Dictionary(uniqueKeysWithValues: life.reconnectRequests.map { ($0.key.rawValue, $0.value) }),
             // A recording counts what reached its files itself (a segment's header and index too).
             sentBytes: queue.recording?.bytesWritten ?? sentBytes.load(ordering: .relaxed), sentFrames: queue.sentFrames,
             droppedCongestion: queue.droppedCongestion, droppedDisconnected: queue.droppedDisconnected,

@@ -14,6 +14,8 @@ public struct OutputReading: Sendable, Equatable, Codable {
     public var connectAttempts: Int
     public var failuresByReason: [String: Int]
     public var reconnects: Int
+    /// The server's reconnect requests (Enhanced RTMP v2) by `ReconnectRequestOutcome`.
+    public var reconnectRequests: [String: Int]
     public var sentBytes: Int
     public var sentFrames: Int
     public var droppedCongestion: Int

@@ -19,7 +19,8 @@ struct ReconnectRequestTests {
         defer { try? nginx.stop() }
         let run = try RequestRun(tcUrl: "rtmp://\(nginx.host):\(nginx.port)/rec")
         defer { run.stopAll() }
-        _ = try run.stream(until: "switched to the new connection")
+        let metrics = try run.stream(until: "switched to the new connection").metrics
+        Self.expectAnswered(.switched, in: metrics)
         #expect(!run.server.stdoutSoFar.contains(Self.streamKey))
         // The old connection ended as on a stop: end of sequence, then deleteStream.
         let events = run.server.stdoutSoFar
@@ -39,7 +40,8 @@ struct ReconnectRequestTests {
     @Test func aRequestWithoutATcUrlReconnectsToTheSameServer() throws {
         let run = try RequestRun(tcUrl: nil)
         defer { run.stopAll() }
-        _ = try run.stream(until: "switched to the new connection")
+        let metrics = try run.stream(until: "switched to the new connection").metrics
+        Self.expectAnswered(.switched, in: metrics)
         let events = run.server.stdoutSoFar
         #expect(events.contains("publish 2") && events.contains("deleteStream 1"), "\(events)")
         try Self.expectAnnouncement(run.connectObject(2))
@@ -53,8 +55,9 @@ struct ReconnectRequestTests {
     @Test func aTcUrlThatIsNoRTMPAddressKeepsTheStreamOnTheOldConnection() throws {
         let run = try RequestRun(tcUrl: "htp:/not a url \u{1B}[2J")
         defer { run.stopAll() }
-        let result = try run.stream(until: "RTMP reconnect request refused")
+        let (result, metrics) = try run.stream(until: "RTMP reconnect request refused")
         #expect(!result.stderr.contains("\u{1B}"), "the server's escape sequence reached the log")
+        Self.expectAnswered(.refused, in: metrics)
         let events = run.server.stdoutSoFar
         #expect(events.contains("request 1") && !events.contains("publish 2"), "\(events)")
         // One connection carried the stream from its first picture to the run's last (the stop
@@ -65,6 +68,17 @@ struct ReconnectRequestTests {
         #expect(whole.problems.isEmpty, "\(whole.problems)")
         #expect(whole.last == reference.packets.count - 1, "the scripted server has #\(whole.first)…#\(whole.last) of \(reference.packets.count)")
     }
+
+    /// /metrics, scraped before the stop, counted one request with `outcome` and none other.
+    static func expectAnswered(_ outcome: Outcome, in metrics: String) {
+        for other in Outcome.allCases {
+            let value = OperatorHTTP.value(
+                of: #"camcast_output_reconnect_requests_total{output="rtmp-1",kind="rtmp",outcome="\#(other.rawValue)"}"#, in: metrics)
+            #expect(value == (other == outcome ? 1 : 0), "\(other): \(value.map { "\($0)" } ?? "no series")")
+        }
+    }
+
+    enum Outcome: String, CaseIterable { case switched, refused, failed }
 
     /// The connect command's object as the scripted server decoded it: E-RTMP v2's announcement
     /// beside librtmp's own properties.
@@ -90,6 +104,7 @@ struct ReconnectRequestTests {
 /// The scripted server and a camcast publishing to it, with an FLV file of the same encode beside.
 private struct RequestRun {
     let started = ProcessGroup()
+    let http: OperatorHTTP
     let directory: URL
     let server: RunningProcess
     let camcast: RunningProcess
@@ -104,10 +119,13 @@ private struct RequestRun {
         (server, port) = try ScriptedServer.start(
             "reconnect-request-rtmp-server", arguments, portFile: directory.appendingPathComponent("port").path, in: started)
         let config = directory.appendingPathComponent("camcast.yaml")
+        http = OperatorHTTP(port: Int(try freeLoopbackPort()))
         try """
             outputs:
               - url: rtmp://127.0.0.1:\(port)/live/\(ReconnectRequestTests.streamKey)
               - path: "\(reference.path)"
+            http:
+              listen: 127.0.0.1:\(http.port)
 
             """.write(to: config, atomically: true, encoding: .utf8)
         chmod(config.path, 0o600)
@@ -124,17 +142,18 @@ private struct RequestRun {
         return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }
 
-    /// Streams until camcast logs `line` and 3 s more, then stops it: it saw the line, stopped
-    /// cleanly and never printed the key.
-    func stream(until line: String) throws -> ProcessResult {
+    /// Streams until camcast logs `line` and 3 s more, then scrapes /metrics and stops it: it saw
+    /// the line, stopped cleanly and never printed the key.
+    func stream(until line: String) throws -> (result: ProcessResult, metrics: String) {
         let seen = camcast.waitForLog(line, timeout: 30)
         usleep(3_000_000)
+        let metrics = (try? http.get("/metrics").body) ?? ""
         camcast.signal(SIGTERM)
         let result = try camcast.wait(timeout: 30)
         #expect(seen, "no '\(line)': \(result.stderr)")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains(ReconnectRequestTests.streamKey))
-        return result
+        return (result, metrics)
     }
 
     func stopAll() { started.stopAll() }
