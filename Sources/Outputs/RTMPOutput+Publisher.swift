@@ -91,13 +91,15 @@ extension RTMPOutput {
     static let latenciesPerHandOver = 32
 
     /// Sends until the queue is closed and drained, or the connection fails. A server's reconnect
-    /// request moves the stream to a new connection at a keyframe (`answer`, `Handover`); `muxer`
-    /// is then the new connection's.
+    /// request moves the stream to a new connection at a keyframe (`startConnecting`, `Handover`);
+    /// `muxer` is then the new connection's.
     private func stream(on first: any StreamPublisher, muxer: inout FLVPacketMuxer) -> ConnectionEnd {
         var publisher = first
         var current = url
         var handover: Handover?
         defer { handover?.publisher.close() }
+        var connecting: NewConnection?
+        defer { if let connecting { abandon(connecting) } }
         // The end-of-sequence tag goes no earlier than the last tag sent (audio may end later).
         var lastTime: Int64 = 0
         // A batch is a picture and the audio queued before it (one take of the queue's lock, not one
@@ -169,9 +171,18 @@ extension RTMPOutput {
                     if latency != nil { latencies.append(LatencyRecorder.latency(of: packet)) }
                 }
             }
-            if handover == nil, let request = publisher.takeReconnectRequest() {
-                handover = answer(request, on: current, muxer: muxer)
+            if handover == nil {
+                if let pending = connecting {
+                    if case .ended(let next) = progress(of: pending, muxer: muxer) { (connecting, handover) = (nil, next) }
+                } else if let request = publisher.takeReconnectRequest() {
+                    connecting = startConnecting(answering: request, on: current)
+                }
             }
+        }
+        // The queue is drained: a new connection not yet made is given up before the stream's end.
+        if let pending = connecting {
+            abandon(pending)
+            connecting = nil
         }
         if muxer.isStreaming {
             let end = muxer.endOfSequence(at: max(endTime.load(ordering: .relaxed), lastTime))

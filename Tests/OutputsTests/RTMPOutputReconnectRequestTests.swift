@@ -23,7 +23,16 @@ struct RTMPOutputReconnectRequestTests {
         server.askToReconnect(tcUrl: "rtmp://127.0.0.1:2/other")
         RTMPOutputTests.feed(output, 13..<14)  // the request is read after this frame's batch
         #expect(eventually { server.connects == 2 })
-        RTMPOutputTests.feed(output, 14..<25)  // the next keyframe is 20
+        // The new connection connects on a thread of its own and is taken between batches once
+        // it has: frames one by one until the encoder is asked for a keyframe (the handover
+        // began), before the next keyframe, 20; then the rest.
+        var next = 14
+        repeat {
+            RTMPOutputTests.feed(output, next..<(next + 1))
+            next += 1
+        } while next < 20 && !eventually(within: 0.5, { keyframes.count.load(ordering: .relaxed) > asked })
+        RTMPOutputTests.feed(output, next..<25)
+        #expect(eventually { server.events.contains(.send(type: 18, timestamp: 660)) }, "no switch at keyframe 20")
         output.finish(endTime: 825, drainSeconds: 2)
 
         #expect(server.urls == ["rtmp://127.0.0.1:1/live/secret", "rtmp://127.0.0.1:2/other/secret"])
@@ -36,6 +45,27 @@ struct RTMPOutputReconnectRequestTests {
             + [.send(type: 18, timestamp: 660), Self.frame(20), Self.frame(20)]  // new: metadata, header, keyframe 20
             + (21..<25).map(Self.frame) + [.send(type: 9, timestamp: 825), .close]
         #expect(server.events == expected)
+    }
+
+    /// The new server takes its time (here: never answers): the connect runs on a thread of its
+    /// own, so the frames after the request still reach the old connection meanwhile.
+    @Test func theOldConnectionGoesOnWhileTheNewOneConnects() throws {
+        let server = FakeServer([.accept(failAfterSends: nil), .hang])
+        let output = try RTMPOutputTests.output(server)
+        try output.open()
+        #expect(eventually { RTMPOutputTests.isStreaming(output) })
+        RTMPOutputTests.feed(output, 0..<3)
+        #expect(eventually { server.events.count == 1 + 2 + 3 })
+        server.askToReconnect(tcUrl: nil)
+        RTMPOutputTests.feed(output, 3..<4)
+        #expect(eventually { server.connects == 2 })
+        RTMPOutputTests.feed(output, 4..<12)
+        #expect(eventually { server.events.contains(Self.frame(11)) }, "the old connection stalled while the new one connected: \(server.events)")
+        output.finish(endTime: 396, drainSeconds: 2)
+        #expect(server.events.contains(.cancel), "the stop did not cancel the new connect")
+        #expect(RTMPOutputTests.state(output) == .finished(.stopped))
+        // Every frame once, on the old connection.
+        #expect(server.events.filter { if case .send(type: 9, _) = $0 { true } else { false } }.count == 1 + 12 + 1, "\(server.events)")
     }
 
     @Test func aStopCancelsTheNewConnectAndEndsOnTheOldConnection() throws {
