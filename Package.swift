@@ -106,7 +106,7 @@ let package = Package(
         // checks a server's commands before librtmp sees them).
         .target(name: "RTMP", dependencies: ["CRTMP", "CGnuTLS", "FLV", "Media", "RTMPAddress", .product(name: "Logging", package: "swift-log")]),
         // Stage 4, SRT: one libsrt caller connection (options, send, the listener's reject reason).
-        .target(name: "SRT", dependencies: ["CSRT", "Media"]),
+        .target(name: "SRT", dependencies: ["CSRT", "Media", .product(name: "Logging", package: "swift-log")]),
         // Everything after the encoder: the outputs (RTMP, FLV file, Annex-B file), each muxing the
         // codec-neutral packets for itself on a thread of its own; the RTMP output's publish loop,
         // reconnect schedule, send queue and watchdog over a publisher protocol (librtmp's RTMPPublisher).
@@ -190,7 +190,7 @@ let package = Package(
         .testTarget(
             name: "OutputsTests",
             dependencies: [
-                "Outputs", "Encoder", "FLV", "Media", "RTMP", "RTMPAddress", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                "Outputs", "Encoder", "FLV", "Media", "RTMP", "RTMPAddress", "SRT", "TestSupport", .product(name: "Logging", package: "swift-log"),
             ]),
         // The audio stage over scripted sources: start, the video's first picture, stop, a reload's swap.
         .testTarget(
@@ -215,7 +215,7 @@ let package = Package(
         // Real servers and processes: nginx-rtmp, ffprobe/ffmpeg, the camcast binary.
         // Schedule: ScheduleCheckConfigTests evaluates a sun schedule as check-config should print it.
         // StatusServer: the endpoint's own limits and deadline, the figures HTTPAbuseTests holds it to.
-        .testTarget(name: "IntegrationTests", dependencies: ["FLV", "Schedule", "StatusServer", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["FLV", "Schedule", "SRT", "StatusServer", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

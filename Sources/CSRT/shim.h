@@ -78,7 +78,12 @@ static inline int csrt_reject_peer(void) { return SRT_REJ_PEER; }
 static inline int csrt_reject_system(void) { return SRT_REJ_SYSTEM; }
 static inline int csrt_error_connection_lost(void) { return SRT_ECONNLOST; }
 static inline int csrt_error_no_connection(void) { return SRT_ENOCONN; }
-// libsrt logs to stderr by itself: only its errors (and above), in its own words.
-static inline void csrt_quiet(void) { srt_setloglevel(3 /* LOG_ERR */); }
+// libsrt's log lines (its errors and above) go to `handler` instead of stderr, each the bare
+// message: no time, thread, severity or newline of libsrt's own (the daemon's log adds its own).
+static inline void csrt_route_logs(SRT_LOG_HANDLER_FN *handler) {
+    srt_setloglevel(3 /* LOG_ERR */);
+    srt_setlogflags(SRT_LOGF_DISABLE_TIME | SRT_LOGF_DISABLE_THREADNAME | SRT_LOGF_DISABLE_SEVERITY | SRT_LOGF_DISABLE_EOL);
+    srt_setloghandler(NULL, handler);
+}
 
 #endif

@@ -51,6 +51,7 @@ package final class SRTOutput: StreamOutput {
         self.onFailure = onFailure
         self.makeMuxer = makeMuxer
         self.meter = meter ?? OutputMeter(name: "srt", kind: "srt", target: displayName)
+        SRTLibraryLog.route(to: logger, masking: [options.passphrase, options.streamID].compactMap { $0 })
     }
 
     package var statistics: OutputStatistics {

@@ -34,7 +34,7 @@ public final class SRTCaller: @unchecked Sendable {
 
     /// libsrt's global state, made once for the process (srt_startup counts its callers).
     private static let started: Int32 = {
-        csrt_quiet()
+        SRTLibraryLog.install()
         return srt_startup()
     }()
 
@@ -160,7 +160,9 @@ public final class SRTCaller: @unchecked Sendable {
         case csrt_reject_bad_secret(): return SRTError(.wrongPassphrase, detail: words)
         case csrt_reject_unsecure(): return SRTError(.encryptionMismatch, detail: words)
         case csrt_reject_timeout(), csrt_reject_unknown(), csrt_reject_system():
-            return SRTError(.unreachable, detail: "\(host):\(port): \(Self.lastError())")
+            // After a connect that timed out, libsrt's last error is often errno's "Success".
+            let system = Self.lastError()
+            return SRTError(.unreachable, detail: "\(host):\(port): \(system.isEmpty || system == "Success" ? words : system)")
         default: return SRTError(.rejected(reason: reason), detail: words)
         }
     }
