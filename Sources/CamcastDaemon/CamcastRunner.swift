@@ -21,8 +21,7 @@ public enum CamcastRunner {
     static let stopBoundSeconds = 15.0
 
     public static func run(_ flags: CommandLineSettings) async -> Int32 {
-        // Test hooks are not settings: keep them away from the CAMCAST_* environment check.
-        let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CAMCAST_DEBUG_") }
+        let environment = settingsEnvironment()
         let resolved: ResolvedRun
         do {
             resolved = try SettingsResolver.resolve(flags, environment: environment)
@@ -141,6 +140,17 @@ public enum CamcastRunner {
         }
     }
 
+    /// The process's environment as settings see it. A debug build's test hooks
+    /// (`CAMCAST_DEBUG_*`) are not settings there; a release build has no hooks, so one of them
+    /// set is refused like any misspelt `CAMCAST_*` name (exit 78 naming it), not silently ignored.
+    static func settingsEnvironment() -> [String: String] {
+        #if DEBUG
+        ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix(CamcastConfig.debugHookPrefix) }
+        #else
+        ProcessInfo.processInfo.environment
+        #endif
+    }
+
     /// `camcast check-config FILE`: every problem `camcast run --config FILE` would stop on, found by
     /// the same code (environment overrides, outputs and their directories, the WAV file, a file
     /// source's header, the TLS CA file), or a summary of what it runs. With `envFile`, that file's
@@ -148,7 +158,7 @@ public enum CamcastRunner {
     /// process's `CAMCAST_*` variables apply, as they would to a `run` from the same shell.
     public static func checkConfig(path: String, envFile: String? = nil) -> Int32 {
         do {
-            var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CAMCAST_DEBUG_") }
+            var environment = settingsEnvironment()
             if let envFile { environment = try EnvironmentFile.load(path: envFile) }
             let resolved = try SettingsResolver.resolve(CommandLineSettings(configPath: path), environment: environment)
             for warning in resolved.warnings { printError("warning: \(warning)", level: .warning) }

@@ -31,7 +31,9 @@ extension CamcastConfig {
                 values.append((keyPath, value, name))
             } else {
                 var message = "unknown setting"
-                if let guess = KeySuggestion.closest(to: name, among: Array(byName.keys) + [Self.outputsEnvironmentVariable]) {
+                if name.hasPrefix(Self.debugHookPrefix) {
+                    message += " (a debug build's test hook; this build has none)"
+                } else if let guess = KeySuggestion.closest(to: name, among: Array(byName.keys) + [Self.outputsEnvironmentVariable]) {
                     message += "; did you mean \(guess)?"
                 }
                 unknown.append(ConfigProblem(origin: "environment", keyPath: name, message: message))
@@ -56,6 +58,9 @@ extension CamcastConfig {
 
     /// `CAMCAST_` variables that are not settings: the CLI reads the config file's path from this one.
     public static let environmentVariablesNotSettings: Set<String> = ["CAMCAST_CONFIG"]
+    /// The prefix of a debug build's test hooks (`CAMCAST_DEBUG_CLOCK_OFFSET_FILE`, …): read only
+    /// by debug builds, refused by release builds as unknown settings.
+    public static let debugHookPrefix = "CAMCAST_DEBUG_"
 
     private mutating func apply(
         _ values: [(keyPath: String, text: String, label: String)], outputs: [String]?,

@@ -43,4 +43,26 @@ struct PackageSizeTests {
             #expect(!needed.contains { $0.contains("libavformat.so") }, "\(path) links libavformat: \(needed)")
         }
     }
+
+    /// A release build has no test hooks: `CAMCAST_DEBUG_*` set for it is refused as an unknown
+    /// setting (exit 78, named), from `run` and `check-config` alike, where the debug build takes it.
+    @Test func theReleaseBinaryRefusesADebugHook() throws {
+        let deb = try SystemdBoot.deb()
+        let scratch = try Project.scratchDirectory("deb-hooks")
+        let binary = scratch.appendingPathComponent("camcast").path
+        let extract = try ProcessRunner.run(
+            "/bin/sh", ["-c", "dpkg-deb --fsys-tarfile \"$1\" | tar -xO ./usr/bin/camcast > \"$2\" && chmod +x \"$2\"", "sh", deb.path, binary])
+        try #require(extract.status == 0, "extracting the binary: \(extract.stderr)")
+        let config = scratch.appendingPathComponent("camcast.yaml")
+        try "outputs:\n  - path: \"\(scratch.appendingPathComponent("out.flv").path)\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let hook = "CAMCAST_DEBUG_CLOCK_OFFSET_FILE=\(scratch.appendingPathComponent("offset").path)"
+        for arguments in [["check-config", config.path], ["run", "--config", config.path, "--source", "testpattern", "--duration", "1"]] {
+            let release = try ProcessRunner.run("/usr/bin/env", [hook, binary] + arguments, timeout: 60)
+            #expect(release.status == 78, "\(arguments[0]): \(release.status) \(release.stderr)")
+            #expect(release.stderr.contains("CAMCAST_DEBUG_CLOCK_OFFSET_FILE") && release.stderr.contains("test hook"), "\(release.stderr)")
+        }
+        let debug = try ProcessRunner.run("/usr/bin/env", [hook, Project.camcastBinary.path, "check-config", config.path], timeout: 60)
+        #expect(debug.status == 0, "the debug build: \(debug.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("out.flv").path), "the refused run left its output")
+    }
 }
