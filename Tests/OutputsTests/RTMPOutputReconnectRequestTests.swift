@@ -50,15 +50,7 @@ struct RTMPOutputReconnectRequestTests {
     /// The new server takes its time (here: never answers): the connect runs on a thread of its
     /// own, so the frames after the request still reach the old connection meanwhile.
     @Test func theOldConnectionGoesOnWhileTheNewOneConnects() throws {
-        let server = FakeServer([.accept(failAfterSends: nil), .hang])
-        let output = try RTMPOutputTests.output(server)
-        try output.open()
-        #expect(eventually { RTMPOutputTests.isStreaming(output) })
-        RTMPOutputTests.feed(output, 0..<3)
-        #expect(eventually { server.events.count == 1 + 2 + 3 })
-        server.askToReconnect(tcUrl: nil)
-        RTMPOutputTests.feed(output, 3..<4)
-        #expect(eventually { server.connects == 2 })
+        let (server, output) = try Self.streamingWithANewConnectHanging()
         RTMPOutputTests.feed(output, 4..<12)
         #expect(eventually { server.events.contains(Self.frame(11)) }, "the old connection stalled while the new one connected: \(server.events)")
         output.finish(endTime: 396, drainSeconds: 2)
@@ -68,7 +60,9 @@ struct RTMPOutputReconnectRequestTests {
         #expect(server.events.filter { if case .send(type: 9, _) = $0 { true } else { false } }.count == 1 + 12 + 1, "\(server.events)")
     }
 
-    @Test func aStopCancelsTheNewConnectAndEndsOnTheOldConnection() throws {
+    /// An output streaming frames 0…3 to a server that asked to reconnect to itself, after
+    /// frame 3, and whose new connect hangs.
+    static func streamingWithANewConnectHanging() throws -> (FakeServer, RTMPOutput) {
         let server = FakeServer([.accept(failAfterSends: nil), .hang])
         let output = try RTMPOutputTests.output(server)
         try output.open()
@@ -78,6 +72,11 @@ struct RTMPOutputReconnectRequestTests {
         server.askToReconnect(tcUrl: nil)
         RTMPOutputTests.feed(output, 3..<4)
         #expect(eventually { server.connects == 2 })
+        return (server, output)
+    }
+
+    @Test func aStopCancelsTheNewConnectAndEndsOnTheOldConnection() throws {
+        let (server, output) = try Self.streamingWithANewConnectHanging()
         output.finish(endTime: 132, drainSeconds: 2)
 
         #expect(server.urls == ["rtmp://127.0.0.1:1/live/secret", "rtmp://127.0.0.1:1/live/secret"])
