@@ -40,10 +40,12 @@ enum StatusPage {
               const row = body.insertRow();
               row.dataset.output = output.name;
               cell(row, output.name + " (" + output.kind + ")");
-              cell(row, output.phase + " for " + seconds(output.secondsInPhase), "state " + (output.up ? "ok" : "bad"));
+              // Resting outside its schedule's windows is on purpose, not a fault.
+              const resting = output.phase === "scheduled";
+              cell(row, output.phase + " for " + seconds(output.secondsInPhase), "state " + (output.up || resting ? "ok" : "bad"));
               let details = (output.sentBytes / 1e6).toFixed(1) + " MB sent, queue " + output.queueSeconds.toFixed(1) + " s";
               if (output.kind === "rtmp") details += ", " + output.connectAttempts + " attempts";
-              if (output.lastError) details += "; last error: " + output.lastError;
+              if (output.lastError) details += (resting ? "; " : "; last error: ") + output.lastError;
               cell(row, details);
             }
             const p = status.pipeline;

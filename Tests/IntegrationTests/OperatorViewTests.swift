@@ -78,10 +78,26 @@ struct OperatorViewTests {
         guard Environment.hasExecutable("chromium") else { return }
         let server = try RTMPServer()
         let port = Int(try freeLoopbackPort())
-        let recording = try Project.scratchDirectory("page").appendingPathComponent("out.flv")
+        let page = try Project.scratchDirectory("page")
+        let recording = page.appendingPathComponent("out.flv")
+        // A third output rests: its window opens two hours from now (UTC), every day.
+        let hour = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date()).hour!
+        let config = page.appendingPathComponent("camcast.yaml")
+        try """
+            schedule_timezone: UTC
+            outputs:
+              - url: \(server.url(app: "live", name: Self.streamKey))
+              - path: "\(recording.path)"
+              - url: \(server.url(app: "live", name: "later-\(Self.streamKey)"))
+                name: later
+                schedule:
+                  - from: "\(String(format: "%02d", (hour + 2) % 24)):00"
+                    to: "\(String(format: "%02d", (hour + 3) % 24)):00"
+
+            """.write(to: config, atomically: true, encoding: .utf8)
+        chmod(config.path, 0o600)
         let camcast = try Daemon.start(
-            Self.videoFlags + ["--output", server.url(app: "live", name: Self.streamKey), "--output", recording.path],
-            environment: ["CAMCAST_HTTP_LISTEN": "127.0.0.1:\(port)"])
+            Self.videoFlags + ["--config", config.path], environment: ["CAMCAST_HTTP_LISTEN": "127.0.0.1:\(port)"])
         defer { camcast.signal(SIGKILL); _ = try? camcast.wait(timeout: 5) }
         try #require(Daemon.waitForLog(camcast, "RTMP publishing", timeout: 20), "\(camcast.stderrSoFar)")
         let profile = try Project.scratchDirectory("chromium")
@@ -97,6 +113,9 @@ struct OperatorViewTests {
         #expect(dom.contains(#"data-output="flv-1""#), "\(dom)")
         #expect(dom.contains("streaming for"), "\(dom)")
         #expect(dom.contains("writing for"), "\(dom)")
+        // Resting on purpose: not shown as a fault, and until when.
+        #expect(dom.contains(#"data-output="later""#) && dom.contains(#"class="state ok">scheduled for"#), "\(dom)")
+        #expect(dom.contains("rests until start") && !dom.contains("last error: rests"), "\(dom)")
         let consoleErrors = chromium.stderr.split(separator: "\n").filter {
             $0.contains("CONSOLE") || $0.contains("Uncaught") || $0.contains("Failed to load resource")
         }
