@@ -29,7 +29,7 @@ package final class ScheduledOutput: StreamOutput {
     let lastTime = Atomic<Int64>(0)
     let threads = PublisherThreads()
     let stop = AtomicLazyReference<WakeEvent>()
-    static let lookIntervalNanoseconds: UInt64 = 250_000_000
+    package static let lookIntervalNanoseconds: UInt64 = 250_000_000
     /// What an output closed at a window's end may still send.
     static let closingDrainSeconds = 2.0
 
