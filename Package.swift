@@ -202,7 +202,7 @@ let package = Package(
             name: "CamcastDaemonTests",
             dependencies: [
                 "CamcastDaemon", "AudioPath", "Capture", "Config", "Encoder", "FLV", "Media", "Outputs", "RTMP", "RTMPAddress",
-                "Schedule", "TestSupport", "Telemetry", "StatusServer", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "TestSupport", "Telemetry", "StatusServer", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         // Boots the vivid VM (scripts/vivid-vm) from the host and runs its in-VM suites there.
         .testTarget(

@@ -1,37 +1,35 @@
 import Config
-import Schedule
+import Media
+import Outputs
 
 extension IdleRest {
-    /// What the schedules ask of the source and the encoder at one instant.
+    /// What the outputs' schedules ask of the source and the encoder at one instant.
     enum Decision: Equatable {
         case run
         /// Every output rests, and none opens within `wakeLeadSeconds`: the source and the encoder
-        /// rest too. `until`: the first start to come, as the operator reads it (nil: none known).
+        /// rest too. `until`: the first start to come, as the operator reads it, or what the rest
+        /// waits for (nil: no window within a year).
         case rest(until: String?)
     }
 
-    /// Rest only with `idle: close` and when every output follows a schedule that is closed now
-    /// and does not open within the lead. An output without a schedule (a .flv or .h264 file runs
-    /// always, a recording without one too) keeps the source running, and so does a clock that is
-    /// not set unless `unset_clock: rest` says its outputs rest. Pure: the settings and the instant.
-    static func decide(_ settings: RunSettings, at now: WallTime) -> Decision {
-        guard settings.idle == .close, !settings.outputs.isEmpty else { return .run }
-        var first: (at: WallTime, text: String)?
-        var clockUnset = false
-        for target in settings.outputs {
-            guard let schedule = settings.outputSchedules[target] else { return .run }
-            switch schedule.state(at: now) {
-            case .open:
-                return .run
-            case .unsetClock:
-                guard settings.unsetClock == .rest else { return .run }
-                clockUnset = true
-            case .closed(let next):
-                guard let next else { continue }
-                if next.at.secondsSince1970 - now.secondsSince1970 <= wakeLeadSeconds { return .run }
-                if first.map({ next.at < $0.at }) ?? true { first = (next.at, schedule.localDescription(of: next)) }
+    /// Rest only with `idle: close` and when every output rests by its schedule (`rests`: each
+    /// output's `scheduleRest`, as its own last look saw it) and none opens within the lead. An
+    /// output without a schedule (a .flv or .h264 file runs always, so does a recording without
+    /// one) keeps the source running. Pure: no clock but `now`, no schedule evaluated here — each
+    /// scheduled output evaluates its own, four times a second, and that is what this reads.
+    static func decide(idle: CamcastConfig.ScheduleConfig.Idle, rests: [ScheduleRest?], now: MonotonicTime) -> Decision {
+        guard idle == .close, !rests.isEmpty else { return .run }
+        var first: (at: MonotonicTime, next: String?)?
+        var waitsFor: String?
+        for rest in rests {
+            guard let rest else { return .run }
+            guard let opensAt = rest.opensAt else {
+                waitsFor = waitsFor ?? rest.next
+                continue
             }
+            if opensAt.nanoseconds(since: now) <= wakeLeadSeconds * 1_000_000_000 { return .run }
+            if first.map({ opensAt < $0.at }) ?? true { first = (opensAt, rest.next) }
         }
-        return .rest(until: first?.text ?? (clockUnset ? "the clock is set (unset_clock: rest)" : nil))
+        return .rest(until: first?.next ?? waitsFor)
     }
 }

@@ -1,5 +1,6 @@
 import Logging
 import Media
+import Outputs
 import Synchronization
 
 /// `idle: close` (issue 44): while every output rests by its schedule, the source and the encoder
@@ -14,9 +15,10 @@ import Synchronization
 ///
 /// They start again `wakeLeadSeconds` before the first output's window opens (`decide`).
 ///
-/// One thread looks at the schedules as a scheduled output does (every
+/// One thread looks, as often as a scheduled output looks at its schedule (every
 /// `ScheduledOutput.lookIntervalNanoseconds`, a timed wait on a `WakeEvent` that `end` cuts
-/// short), so a wall clock that steps is followed at the next look. A change excludes a reload
+/// short), at what the outputs' own looks saw (`StreamOutput.scheduleRest`): one evaluation of
+/// each schedule, so a wall clock that steps is followed within two looks. A change excludes a reload
 /// (`PipelineStages.beginReload`); a look that finds one under way tries again at the next.
 final class IdleRest: Sendable {
     /// How long before a window the source starts again. The encoder is open already; what takes
@@ -60,7 +62,8 @@ final class IdleRest: Sendable {
         // Not before the first picture: the start's checks (the camera opens, the encoder works,
         // READY=1 waits for it) come first, resting or not.
         guard pipeline.control.framesEncoded > 0 else { return }
-        let decision = Self.decide(stages.settings.withLock { $0 }, at: ScheduleClock.now())
+        let decision = Self.decide(
+            idle: stages.settings.withLock { $0.idle }, rests: stages.currentOutputs.map(\.scheduleRest), now: .now())
         let resting = stages.sourceResting.load(ordering: .relaxed)
         switch (decision, resting) {
         case (.run, false):

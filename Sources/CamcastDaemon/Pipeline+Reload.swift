@@ -57,7 +57,10 @@ extension Pipeline {
             replaceOutputs(plan, new: new, stages: stages, running: &running, outcome: &outcome)
         }
         // Read at IdleRest's next look: `keep` wakes a resting source, `close` lets it rest.
-        running.idle = new.idle
+        if running.idle != new.idle {
+            outcome.applied.append("idle \(running.idle.rawValue) → \(new.idle.rawValue)")
+            running.idle = new.idle
+        }
         if let seconds = plan.statusIntervalSeconds {
             running.statusIntervalSeconds = seconds
             outcome.applied.append("status every \(seconds) s")

@@ -1,80 +1,47 @@
-import Capture
-import Encoder
 import Media
-import RTMPAddress
-import Schedule
 import Testing
 
 @testable import CamcastDaemon
+@testable import Outputs
 
 /// When the source and the encoder rest between windows (`idle: close`, issue 44): only while
 /// every output rests by its schedule and none opens within the lead.
 @Suite struct IdleRestDecisionTests {
-    static let berlin = try! ScheduleTimeZone(identifier: "Europe/Berlin")
-    static let stream = OutputTarget.rtmp(try! RTMPURL(parsing: "rtmp://127.0.0.1/live/one"))
-    static let backup = OutputTarget.rtmp(try! RTMPURL(parsing: "rtmp://127.0.0.1/live/two"))
-    static let file = OutputTarget.flvFile(path: "/var/lib/camcast/a.flv")
-    /// Monday 2026-11-30, 07:30 in Berlin (06:30 UTC): `date -d '2026-11-30 07:30 CET' +%s`.
-    static let mondayHalfPastSeven = WallTime(secondsSince1970: 1_796_020_200)
+    static let now = MonotonicTime(nanoseconds: 1_000_000_000_000)
 
-    static func schedule(_ from: String, _ to: String) throws -> Schedule {
-        Schedule(
-            windows: [ScheduleWindow(days: try WeekdaySet(parsing: ["Mon-Sun"]), from: try ScheduleBound(parsing: from), to: try ScheduleBound(parsing: to))],
-            timeZone: berlin)
+    /// An output resting until `seconds` from now.
+    static func resting(opensIn seconds: Int64, _ next: String = "start Mon 07:30") -> ScheduleRest {
+        ScheduleRest(opensAt: now.adding(nanoseconds: UInt64(seconds) * 1_000_000_000), next: next)
     }
 
-    static func settings(_ outputs: [OutputTarget], schedules: [OutputTarget: Schedule]) -> RunSettings {
-        var settings = RunSettings(
-            source: .testPattern,
-            encoder: EncoderSettings(size: VideoSize(width: 640, height: 360), frameRate: FrameRate(numerator: 30, denominator: 1), bitrateKbps: 1000),
-            outputs: outputs)
-        settings.outputSchedules = schedules
-        return settings
-    }
-
-    static func at(secondsFromHalfPastSeven offset: Int64) -> WallTime {
-        WallTime(secondsSince1970: mondayHalfPastSeven.secondsSince1970 + offset)
-    }
-
-    @Test func restsUntilTheLeadBeforeTheWindowThenRuns() throws {
-        let settings = Self.settings([Self.stream], schedules: [Self.stream: try Self.schedule("07:30", "08:00")])
+    @Test func restsUntilTheLeadBeforeTheWindowThenRuns() {
         let lead = IdleRest.wakeLeadSeconds
-        guard case .rest(let until?) = IdleRest.decide(settings, at: Self.at(secondsFromHalfPastSeven: -lead - 1)) else {
-            Issue.record("not resting a second before the lead")
-            return
-        }
-        #expect(until.contains("2026-11-30 07:30"), "\(until)")
-        #expect(IdleRest.decide(settings, at: Self.at(secondsFromHalfPastSeven: -lead)) == .run)
-        #expect(IdleRest.decide(settings, at: Self.at(secondsFromHalfPastSeven: 0)) == .run)
-        #expect(IdleRest.decide(settings, at: Self.at(secondsFromHalfPastSeven: 29 * 60)) == .run)
-        // 08:00: the window is over; the next opens tomorrow.
-        #expect(IdleRest.decide(settings, at: Self.at(secondsFromHalfPastSeven: 30 * 60)) != .run)
+        #expect(IdleRest.decide(idle: .close, rests: [Self.resting(opensIn: lead + 1)], now: Self.now) == .rest(until: "start Mon 07:30"))
+        #expect(IdleRest.decide(idle: .close, rests: [Self.resting(opensIn: lead)], now: Self.now) == .run)
+        #expect(IdleRest.decide(idle: .close, rests: [Self.resting(opensIn: 0)], now: Self.now) == .run)
+        // In its window: the output publishes nothing about a rest.
+        #expect(IdleRest.decide(idle: .close, rests: [nil], now: Self.now) == .run)
     }
 
-    @Test func anyOutputInItsWindowOrWithoutAScheduleKeepsTheSourceRunning() throws {
-        let morning = try Self.schedule("07:30", "08:00")
-        let evening = try Self.schedule("18:00", "19:00")
-        let halfPastSix = Self.at(secondsFromHalfPastSeven: -3600)
-        #expect(IdleRest.decide(Self.settings([Self.stream, Self.backup], schedules: [Self.stream: morning, Self.backup: evening]), at: halfPastSix) != .run)
-        // The earliest start is the one it rests until.
-        let both = IdleRest.decide(Self.settings([Self.stream, Self.backup], schedules: [Self.stream: evening, Self.backup: morning]), at: halfPastSix)
-        #expect(both == IdleRest.decide(Self.settings([Self.backup], schedules: [Self.backup: morning]), at: halfPastSix))
-        #expect(IdleRest.decide(Self.settings([Self.stream, Self.backup], schedules: [Self.stream: morning, Self.backup: evening]), at: Self.at(secondsFromHalfPastSeven: 60)) == .run)
-        // A .flv file output has no schedule: it runs always, and the source with it.
-        #expect(IdleRest.decide(Self.settings([Self.stream, Self.file], schedules: [Self.stream: morning]), at: halfPastSix) == .run)
+    @Test func everyOutputMustRestAndTheEarliestStartCounts() {
+        let morning = Self.resting(opensIn: 600, "start 07:30"), evening = Self.resting(opensIn: 36_000, "start 18:00")
+        #expect(IdleRest.decide(idle: .close, rests: [evening, morning], now: Self.now) == .rest(until: "start 07:30"))
+        #expect(IdleRest.decide(idle: .close, rests: [morning, evening], now: Self.now) == .rest(until: "start 07:30"))
+        // One in its window, or one without a schedule (a .flv file output runs always): no rest.
+        #expect(IdleRest.decide(idle: .close, rests: [morning, nil], now: Self.now) == .run)
+        #expect(IdleRest.decide(idle: .close, rests: [], now: Self.now) == .run)
     }
 
-    @Test func keepNeverRests() throws {
-        var settings = Self.settings([Self.stream], schedules: [Self.stream: try Self.schedule("07:30", "08:00")])
-        settings.idle = .keep
-        #expect(IdleRest.decide(settings, at: Self.at(secondsFromHalfPastSeven: -3600)) == .run)
+    @Test func keepNeverRests() {
+        #expect(IdleRest.decide(idle: .keep, rests: [Self.resting(opensIn: 3600)], now: Self.now) == .run)
     }
 
-    @Test func anUnsetClockRestsOnlyWithUnsetClockRest() throws {
-        var settings = Self.settings([Self.stream], schedules: [Self.stream: try Self.schedule("07:30", "08:00")])
-        let in1970 = WallTime(secondsSince1970: 1000)
-        #expect(IdleRest.decide(settings, at: in1970) == .run)
-        settings.unsetClock = .rest
-        #expect(IdleRest.decide(settings, at: in1970) == .rest(until: "the clock is set (unset_clock: rest)"))
+    @Test func aRestWithNoKnownStartLastsUntilOneIsKnown() {
+        // A clock not yet set with `unset_clock: rest`, or no window within a year.
+        let unset = ScheduleRest(opensAt: nil, next: "the clock is set (unset_clock: rest)")
+        #expect(IdleRest.decide(idle: .close, rests: [unset], now: Self.now) == .rest(until: "the clock is set (unset_clock: rest)"))
+        #expect(IdleRest.decide(idle: .close, rests: [ScheduleRest(opensAt: nil, next: nil)], now: Self.now) == .rest(until: nil))
+        // A known start is named before the unknown one.
+        #expect(IdleRest.decide(idle: .close, rests: [unset, Self.resting(opensIn: 60)], now: Self.now) == .rest(until: "start Mon 07:30"))
     }
 }
