@@ -165,4 +165,38 @@ struct IdleRestTests {
         #expect(!status.body.contains("\"resting\""), "\(status.body)")
         #expect(!result.stderr.contains("the source and the encoder rest"))
     }
+
+    /// SIGHUP applies `idle:` at IdleRest's next look: `keep` wakes the resting source, `close`
+    /// rests it again; a stop while resting ends cleanly.
+    @Test func aReloadChangesIdleAndAStopWhileRestingIsClean() throws {
+        let server = try RTMPServer()
+        let dir = try Project.scratchDirectory("idle-reload")
+        let clock = dir.appendingPathComponent("clock-offset")
+        let port = Int(try freeLoopbackPort())
+        let http = OperatorHTTP(port: port)
+        try Self.setClock(clock, to: try ScheduledOutputTests.epoch("next Monday 07:00:00"))
+        let camcast = try Self.start(config: try Self.config(dir, server: server, port: port, idle: nil), clock: clock)
+        let rested = try http.wait("/status", timeout: 30) { $0.body.contains("\"resting\"") }
+        let framesResting = try Self.framesCaptured(http) ?? 0
+        _ = try Self.config(dir, server: server, port: port, idle: "keep")
+        camcast.signal(SIGHUP)
+        let woke = try http.wait("/metrics", timeout: 20) {
+            (OperatorHTTP.value(of: #"camcast_capture_frames_total{kind="live"}"#, in: $0.body) ?? 0) > framesResting + 30
+        }
+        let keeping = try http.get("/status")
+        _ = try Self.config(dir, server: server, port: port, idle: nil)
+        camcast.signal(SIGHUP)
+        let restedAgain = try http.wait("/status", timeout: 20) { $0.body.contains("\"resting\"") }
+        camcast.signal(SIGTERM)
+        let result = try camcast.wait(timeout: 30)
+        try server.stop()
+
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(rested.body.contains("\"resting\""), "never rested: \(rested.body)")
+        #expect(woke.status == 200 && !keeping.body.contains("\"resting\""), "idle: keep did not wake the source: \(keeping.body)")
+        #expect(result.stderr.contains("reload applied: idle close → keep") && result.stderr.contains("reload applied: idle keep → close"))
+        #expect(restedAgain.body.contains("\"resting\""), "idle: close did not rest it again: \(restedAgain.body)")
+        #expect(result.stderr.components(separatedBy: "the source and the encoder rest").count - 1 == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("info stopped"), "\(result.stderr)")
+    }
 }
