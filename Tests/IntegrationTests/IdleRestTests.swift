@@ -69,23 +69,49 @@ struct IdleRestTests {
         return config
     }
 
-    static func start(config: URL, clock: URL) throws -> RunningProcess {
-        try ProcessRunner.start(
-            "/usr/bin/env",
-            ["CAMCAST_DEBUG_CLOCK_OFFSET_FILE=\(clock.path)", Project.camcastBinary.path, "run", "--config", config.path,
-             "--source", "testpattern", "--size", "320x180", "--fps", "30", "--bitrate", "400", "--keyint-seconds", "2"])
+    /// nginx-rtmp and camcast with the test pattern and one RTMP output scheduled 07:30–07:31 every
+    /// day in Europe/Berlin, its clock showing `clockShows` (seconds since 1970) at the start.
+    struct Run {
+        let server: RTMPServer
+        let dir: URL
+        let clock: URL
+        let port: Int
+        let http: OperatorHTTP
+        let camcast: RunningProcess
+
+        init(_ name: String, idle: String?, clockShows: Int64, server: RTMPServer? = nil) throws {
+            self.server = try server ?? RTMPServer()
+            dir = try Project.scratchDirectory(name)
+            clock = dir.appendingPathComponent("clock-offset")
+            port = Int(try freeLoopbackPort())
+            http = OperatorHTTP(port: port)
+            try IdleRestTests.setClock(clock, to: clockShows)
+            let config = try IdleRestTests.config(dir, server: self.server, port: port, idle: idle)
+            camcast = try ProcessRunner.start(
+                "/usr/bin/env",
+                ["CAMCAST_DEBUG_CLOCK_OFFSET_FILE=\(clock.path)", Project.camcastBinary.path, "run", "--config", config.path,
+                 "--source", "testpattern", "--size", "320x180", "--fps", "30", "--bitrate", "400", "--keyint-seconds", "2"])
+        }
+
+        /// Writes the config again with `idle` (for a reload).
+        func rewriteConfig(idle: String?) throws {
+            _ = try IdleRestTests.config(dir, server: server, port: port, idle: idle)
+        }
+
+        /// SIGTERM, then what camcast did; nginx stops too (its recordings closed).
+        func stop() throws -> ProcessResult {
+            camcast.signal(SIGTERM)
+            let result = try camcast.wait(timeout: 30)
+            try server.stop()
+            return result
+        }
     }
 
     @Test func theSourceRestsBetweenWindowsAndTheNextWindowsFirstPictureIsOnTime() throws {
-        let server = try RTMPServer(environment: ["RTMP_RECORD_UNIQUE": "on"])
-        let dir = try Project.scratchDirectory("idle-rest")
-        let clock = dir.appendingPathComponent("clock-offset")
-        let port = Int(try freeLoopbackPort())
-        let http = OperatorHTTP(port: port)
         let windowStart = try ScheduledOutputTests.epoch("next Monday 07:30:00")
         // Ten minutes before the window: the rest lasts as long as the test needs.
-        try Self.setClock(clock, to: windowStart - 600)
-        let camcast = try Self.start(config: try Self.config(dir, server: server, port: port, idle: nil), clock: clock)
+        let run = try Run("idle-rest", idle: nil, clockShows: windowStart - 600, server: try RTMPServer(environment: ["RTMP_RECORD_UNIQUE": "on"]))
+        let (server, clock, http, camcast) = (run.server, run.clock, run.http, run.camcast)
         let resting = try http.wait("/status", timeout: 30) { $0.body.contains("\"resting\"") }
         let health = try http.get("/healthz")
         let statusLine = camcast.waitForLog("status [source resting until", timeout: 15)
@@ -107,9 +133,7 @@ struct IdleRestTests {
             usleep(20_000)
         }
         usleep(3_000_000)
-        camcast.signal(SIGTERM)
-        let result = try camcast.wait(timeout: 30)
-        try server.stop()
+        let result = try run.stop()
 
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains(Self.streamKey))
@@ -137,13 +161,8 @@ struct IdleRestTests {
     }
 
     @Test func withIdleKeepTheSourceRunsWhileTheOutputRests() throws {
-        let server = try RTMPServer()
-        let dir = try Project.scratchDirectory("idle-keep")
-        let clock = dir.appendingPathComponent("clock-offset")
-        let port = Int(try freeLoopbackPort())
-        let http = OperatorHTTP(port: port)
-        try Self.setClock(clock, to: try ScheduledOutputTests.epoch("next Monday 07:00:00"))
-        let camcast = try Self.start(config: try Self.config(dir, server: server, port: port, idle: "keep"), clock: clock)
+        let run = try Run("idle-keep", idle: "keep", clockShows: try ScheduledOutputTests.epoch("next Monday 07:00:00"))
+        let http = run.http
         let scheduled = try http.wait("/metrics", timeout: 30) {
             OperatorHTTP.value(of: #"camcast_output_scheduled{output="rtmp-1",kind="rtmp"}"#, in: $0.body) == 1
                 && (OperatorHTTP.value(of: #"camcast_capture_frames_total{kind="live"}"#, in: $0.body) ?? 0) > 0
@@ -154,9 +173,7 @@ struct IdleRestTests {
         usleep(2_000_000)
         let framesAfter = try Self.framesCaptured(http)
         let status = try http.get("/status")
-        camcast.signal(SIGTERM)
-        let result = try camcast.wait(timeout: 30)
-        try server.stop()
+        let result = try run.stop()
 
         #expect(result.status == 0, "\(result.stderr)")
         #expect(scheduled.status == 200, "the output never rested")
@@ -169,27 +186,20 @@ struct IdleRestTests {
     /// SIGHUP applies `idle:` at IdleRest's next look: `keep` wakes the resting source, `close`
     /// rests it again; a stop while resting ends cleanly.
     @Test func aReloadChangesIdleAndAStopWhileRestingIsClean() throws {
-        let server = try RTMPServer()
-        let dir = try Project.scratchDirectory("idle-reload")
-        let clock = dir.appendingPathComponent("clock-offset")
-        let port = Int(try freeLoopbackPort())
-        let http = OperatorHTTP(port: port)
-        try Self.setClock(clock, to: try ScheduledOutputTests.epoch("next Monday 07:00:00"))
-        let camcast = try Self.start(config: try Self.config(dir, server: server, port: port, idle: nil), clock: clock)
+        let run = try Run("idle-reload", idle: nil, clockShows: try ScheduledOutputTests.epoch("next Monday 07:00:00"))
+        let http = run.http
         let rested = try http.wait("/status", timeout: 30) { $0.body.contains("\"resting\"") }
         let framesResting = try Self.framesCaptured(http) ?? 0
-        _ = try Self.config(dir, server: server, port: port, idle: "keep")
-        camcast.signal(SIGHUP)
+        try run.rewriteConfig(idle: "keep")
+        run.camcast.signal(SIGHUP)
         let woke = try http.wait("/metrics", timeout: 20) {
             (OperatorHTTP.value(of: #"camcast_capture_frames_total{kind="live"}"#, in: $0.body) ?? 0) > framesResting + 30
         }
         let keeping = try http.get("/status")
-        _ = try Self.config(dir, server: server, port: port, idle: nil)
-        camcast.signal(SIGHUP)
+        try run.rewriteConfig(idle: nil)
+        run.camcast.signal(SIGHUP)
         let restedAgain = try http.wait("/status", timeout: 20) { $0.body.contains("\"resting\"") }
-        camcast.signal(SIGTERM)
-        let result = try camcast.wait(timeout: 30)
-        try server.stop()
+        let result = try run.stop()
 
         #expect(result.status == 0, "\(result.stderr)")
         #expect(rested.body.contains("\"resting\""), "never rested: \(rested.body)")
