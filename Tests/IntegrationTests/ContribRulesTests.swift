@@ -87,6 +87,41 @@ import Testing
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 
+    /// An RTMP output resting outside its schedule sends nothing on purpose: CamcastBitrateCollapsed
+    /// stays quiet for it (issue 44), while the same flat counter on an output that should stream fires.
+    @Test func aRestingOutputIsNoCollapsedBitrate() throws {
+        guard try Self.promtool() else { return }
+        let rules = Self.contrib.appendingPathComponent("prometheus/camcast-alerts.yml")
+        let test = try Project.scratchDirectory("resting-alerts").appendingPathComponent("test.yml")
+        try """
+            rule_files: ["\(rules.path)"]
+            evaluation_interval: 1m
+            tests:
+              - interval: 1m
+                input_series:
+                  - series: 'camcast_encoder_configured_bitrate_bytes_per_second{instance="cam"}'
+                    values: '312500x20'
+                  - series: 'camcast_output_sent_bytes_total{instance="cam",output="rtmp-1",kind="rtmp"}'
+                    values: '1000x20'
+                  - series: 'camcast_output_scheduled{instance="cam",output="rtmp-1",kind="rtmp"}'
+                    values: '1x20'
+                  - series: 'camcast_output_sent_bytes_total{instance="cam",output="rtmp-2",kind="rtmp"}'
+                    values: '1000x20'
+                  - series: 'camcast_output_scheduled{instance="cam",output="rtmp-2",kind="rtmp"}'
+                    values: '0x20'
+                alert_rule_test:
+                  - eval_time: 15m
+                    alertname: CamcastBitrateCollapsed
+                    exp_alerts:
+                      - exp_labels: {severity: warning, instance: cam, output: rtmp-2}
+                        exp_annotations:
+                          summary: "cam: rtmp-2 sends under a quarter of its bitrate"
+
+            """.write(to: test, atomically: true, encoding: .utf8)
+        let result = try ProcessRunner.run("/usr/bin/promtool", ["test", "rules", test.path])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    }
+
     @Test func everyDashboardExpressionPassesPromtool() throws {
         guard try Self.promtool() else { return }
         let data = try Data(contentsOf: Self.contrib.appendingPathComponent("grafana/camcast-dashboard.json"))
