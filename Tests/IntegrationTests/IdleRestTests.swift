@@ -115,6 +115,7 @@ struct IdleRestTests {
         let resting = try http.wait("/status", timeout: 30) { $0.body.contains("\"resting\"") }
         let health = try http.get("/healthz")
         let statusLine = camcast.waitForLog("status [source resting until", timeout: 15)
+        let restingGauge = OperatorHTTP.value(of: "camcast_source_resting", in: try http.get("/metrics").body)
         let framesBefore = try Self.framesCaptured(http)
         let cpuBefore = try Self.cpuSeconds(camcast.pid)
         let spanStart = Date()
@@ -140,6 +141,7 @@ struct IdleRestTests {
         #expect(resting.body.contains("until start Mon"), "/status: \(resting.body)")
         #expect(health.status == 200 && health.body.contains("source resting"), "/healthz while resting: \(health.status) \(health.body)")
         #expect(statusLine, "no status line leading with the rest")
+        #expect(restingGauge == 1)
         // Resting: the test pattern draws nothing, and the daemon only looks at its schedule.
         let before = try #require(framesBefore), after = try #require(framesAfter)
         #expect(after == before, "the source delivered \(after - before) frames while resting")
@@ -173,6 +175,7 @@ struct IdleRestTests {
         usleep(2_000_000)
         let framesAfter = try Self.framesCaptured(http)
         let status = try http.get("/status")
+        let restingGauge = OperatorHTTP.value(of: "camcast_source_resting", in: try http.get("/metrics").body)
         let result = try run.stop()
 
         #expect(result.status == 0, "\(result.stderr)")
@@ -180,6 +183,7 @@ struct IdleRestTests {
         let before = try #require(framesBefore), after = try #require(framesAfter)
         #expect(after > before, "idle: keep, yet no frame in 2 s while the output rested")
         #expect(!status.body.contains("\"resting\""), "\(status.body)")
+        #expect(restingGauge == 0)
         #expect(!result.stderr.contains("the source and the encoder rest"))
     }
 
