@@ -9,7 +9,8 @@ import Testing
 /// CPU time over the rest (utime + stime from /proc, the kernel's accounting) is under 1 % of a
 /// core, the figure for a process that does no work — and they start again early enough
 /// that the window's first picture is at nginx within 2.5 s of its start (the promise),
-/// keyframe first, decoding clean. With `idle: keep` the source runs through the rest.
+/// keyframe first, decoding clean, the (silent) sound beside it. With `idle: keep` the source
+/// runs through the rest.
 @Suite(.serialized, .enabled(if: Environment.rtmpIntegrationEnabled, Environment.rtmpSkipReason))
 struct IdleRestTests {
     static let streamKey = "iDlE-rEsT-kEy-4417"
@@ -160,6 +161,15 @@ struct IdleRestTests {
         let packets = try ProbedVideo.packets(recordings[0])
         #expect(packets.first?.isKeyframe == true, "the recording starts with \(packets.prefix(3))")
         #expect(packets.count >= 30, "\(packets.count) pictures in 3 s of window")
+        // The sound rested with the picture and starts beside it (its packets are stamped with their
+        // capture time, so after the rest they are not where the track left off, 40 s earlier).
+        let audio = try FFmpegTools.result(
+            "ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=pts", "-of", "csv=p=0", recordings[0].path])
+        // The first packet's line carries its side data after a comma (the AudioSpecificConfig).
+        let firstAudio = try #require(
+            audio.stdout.split(separator: "\n").first.flatMap { Int($0.split(separator: ",").first ?? "") }, "no audio packet: \(audio.stdout)\(audio.stderr)")
+        let firstVideo = try #require(packets.first).dtsMilliseconds
+        #expect(abs(firstAudio - firstVideo) < 200, "first audio packet at \(firstAudio) ms, first picture at \(firstVideo) ms")
     }
 
     @Test func withIdleKeepTheSourceRunsWhileTheOutputRests() throws {
