@@ -44,6 +44,8 @@ extension Pipeline {
         if let audio = plan.restartAudio, let stage = stages.audio.withLock({ $0 }) {
             do {
                 try stage.replace(with: audio)
+                // Between windows the new source rests too, until the next one (IdleRest).
+                if stages.sourceResting.load(ordering: .relaxed) { stage.rest() }
                 outcome.applied.append("audio \(running.audio.map(\.description) ?? "none") → \(audio)")
                 running.audio = audio
             } catch {
@@ -53,6 +55,11 @@ extension Pipeline {
         applyOverlayChange(new.overlay, to: stages, running: &running, outcome: &outcome)
         if !plan.outputsToClose.isEmpty || !plan.outputsToOpen.isEmpty {
             replaceOutputs(plan, new: new, stages: stages, running: &running, outcome: &outcome)
+        }
+        // Read at IdleRest's next look: `keep` wakes a resting source, `close` lets it rest.
+        if running.idle != new.idle {
+            outcome.applied.append("idle \(running.idle.rawValue) → \(new.idle.rawValue)")
+            running.idle = new.idle
         }
         if let seconds = plan.statusIntervalSeconds {
             running.statusIntervalSeconds = seconds
@@ -162,6 +169,13 @@ extension Pipeline {
         }
         let old = stages.source.withLock { $0 }
         old?.stop()
+        if stages.sourceResting.load(ordering: .relaxed) {
+            // Between windows: the new source starts when the next one comes (IdleRest).
+            stages.source.withLock { $0 = replacement }
+            outcome.applied.append("source \(running.source) → \(new.source) (starts with the next window)")
+            running.source = new.source
+            return
+        }
         do {
             guard !stages.isClosed else {
                 outcome.failures.append("source \(new.source): the pipeline is stopping")
@@ -195,6 +209,9 @@ extension Pipeline {
         }
         running.outputs.removeAll { plan.outputsToClose.contains($0) }
         running.rtmp = new.rtmp
+        // The outputs reopened below follow their new schedules (and IdleRest reads them).
+        running.outputSchedules = new.outputSchedules
+        running.unsetClock = new.unsetClock
         running.sendQueueMilliseconds = new.sendQueueMilliseconds
         running.reconnect = new.reconnect
 

@@ -40,4 +40,17 @@ extension Pipeline {
             }
         }
     }
+
+    /// The thread that rests the source and the encoder between schedule windows; nil (logged) if
+    /// it cannot start: then they keep running, as with `idle: keep`.
+    func startIdleRest(_ stages: PipelineStages) -> IdleRest? {
+        do {
+            let rest = try IdleRest(stages: stages, pipeline: self)
+            try rest.start()
+            return rest
+        } catch {
+            logger.warning("schedule: the source and the encoder cannot rest between windows", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
 }

@@ -227,6 +227,8 @@ public struct Pipeline: Service {
         }
         stages.audio.withLock { $0 = audio }
         control.attach(self, stages)
+        // Between schedule windows the source and the encoder rest (`idle: close`).
+        let idleRest = startIdleRest(stages)
         logger.info(
             "streaming",
             metadata: [
@@ -245,6 +247,8 @@ public struct Pipeline: Service {
         // Teardown blocks (joins, drains, the encoder's flush): on a thread of its own, so the
         // cooperative pool keeps serving signals, status and the watchdog meanwhile.
         let (finalSource, delivery) = await DedicatedThread.run { () -> ((any FrameSource)?, OutputStatistics) in
+            // A rest or a wake under way finishes first; the source is stopped below either way.
+            idleRest?.end()
             // Does not wait for a reload in progress; none starts after this.
             stages.close()
             control.detach()

@@ -109,6 +109,7 @@ public final class PipelineControl: Sendable {
         snapshot.droppedAtEncoder = counters.droppedAtEncoder.load(ordering: .relaxed)
         snapshot.badFrames = source?.badFrames ?? 0
         snapshot.placeholderReason = source?.placeholderReason
+        snapshot.sourceResting = counters.sourceResting.withLock { $0 }
         if let audio = running.audio.withLock({ $0 }) {
             let status = audio.status
             snapshot.audio = PipelineSnapshot.Audio(
@@ -134,6 +135,9 @@ public final class PipelineControl: Sendable {
         }
         return snapshot
     }
+
+    /// Whether the source and the encoder rest between schedule windows now (`IdleRest`).
+    var sourceRests: Bool { runningStages?.sourceResting.load(ordering: .relaxed) ?? false }
 
     /// The running stages, for the bitrate adapter; nil while the pipeline is not running.
     var runningStages: PipelineStages? { stages.withLock { $0?.stages } }

@@ -19,6 +19,8 @@ struct PipelineSnapshot: Sendable, Equatable {
     var badFrames = 0
     /// Set while the source sends placeholders ("waiting for camera /dev/video0").
     var placeholderReason: String?
+    /// Set while the source and the encoder rest between schedule windows ("until Mon 07:30 (07:30)").
+    var sourceResting: String?
     var outputs: Int
     /// Packets waiting in the send queues of all outputs.
     var queuedPackets = 0

@@ -48,6 +48,10 @@ final class PipelineStages: Sendable {
     let audio = Lock<AudioStage?>(nil)
     /// The overlay filter the capture thread hands every frame through; a reload changes its settings.
     let overlay = Lock<OverlayStage?>(nil)
+    /// Whether the source rests between schedule windows (`IdleRest`): stopped, with a fresh encoder
+    /// session waiting. Changed only inside `beginReload`/`endReload`, so a reload that replaces
+    /// the source reads it steady (a resting source is replaced but not started).
+    let sourceResting = Atomic<Bool>(false)
     /// Running, reloading (one reload at a time) or closed. No lock is held across a reload's
     /// drains and connects: teardown marks the stages closed at once, and a reload that is still
     /// under way then finishes what it opened itself instead of adding it (issue 14 #6).

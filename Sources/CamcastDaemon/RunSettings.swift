@@ -72,6 +72,9 @@ public struct RunSettings: Sendable {
     public var outputSchedules: [OutputTarget: Schedule] = [:]
     /// What a wall clock that has not been set means for a schedule (config `unset_clock:`).
     public var unsetClock = CamcastConfig.ScheduleConfig.UnsetClock.stream
+    /// Whether the source and the encoder rest while every output rests by its schedule (config
+    /// `idle:`; `IdleRest`).
+    public var idle = CamcastConfig.ScheduleConfig.Idle.close
     /// The operator's HTTP endpoint (config `http:`); nil turns it off.
     public var http: HTTPSettings?
 

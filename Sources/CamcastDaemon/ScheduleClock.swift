@@ -37,9 +37,11 @@ enum ScheduleClock {
 
     /// Whether `schedule` wants its output now; a clock not yet set means what `unsetClock` says.
     static func window(of schedule: Schedule, unsetClock: CamcastConfig.ScheduleConfig.UnsetClock) -> ScheduledOutput.Window {
-        switch schedule.state(at: now()) {
+        let now = now()
+        switch schedule.state(at: now) {
         case .open: return .open
-        case .closed(let next): return .closed(next: next.map { schedule.localDescription(of: $0) })
+        case .closed(let next):
+            return .closed(next: next.map { schedule.localDescription(of: $0) }, inSeconds: next.map { $0.at.secondsSince1970 - now.secondsSince1970 })
         case .unsetClock: return unsetClock == .stream ? .open : .closed(next: "the clock is set (unset_clock: rest)")
         }
     }

@@ -207,11 +207,8 @@ enum SettingsResolver {
             settings.audio = nil
             warnings.append("no audio track with --pace fast: the sound is paced in real time and cannot keep up with a clip played flat out")
         }
+        settings.idle = config.schedule.idle
         if !config.schedule.isEmpty {
-            // Said at every start and by check-config, so nobody takes a schedule for more than it does.
-            if config.schedule.idle == .close {
-                warnings.append("schedule: idle: close is not applied yet by this version: between windows the outputs rest, but the camera and the encoder keep running (issue 44)")
-            }
             for (index, output) in config.outputs.enumerated() where config.schedule.schedule(for: output) != nil {
                 if case .file = output {
                     warnings.append("outputs[\(index)]: a .flv or .h264 file output runs all the time; a schedule applies to network outputs and recordings")

@@ -14,6 +14,9 @@
 /// 46.9/s xruns 0 up …`), and a microphone that is gone leads like the camera:
 /// `[audio silenced: unplugged] …`.
 ///
+/// Between schedule windows with `idle: close`, the line leads with the rest, not as trouble but so
+/// that "in 0.0 fps" needs no explaining: `[source resting until Mon 07:30 (07:30)] 1280x720 in 0.0 fps …`.
+///
 /// With adaptive bitrate on, `abr N` after the rates is the bitrate the encoder runs at now
 /// (kbit/s), at most the configured one after the slash: `520/1200 kbit/s abr 500 queue …`.
 ///
@@ -34,7 +37,8 @@ struct StatusLine {
         let kbps = Int((Double(current.encodedBytes - previous.encodedBytes) * 8 / 1000 / seconds).rounded())
         let dropped = current.droppedFrames + current.skippedAtSource + current.droppedByDriver + current.badFrames
             + current.droppedAtEncoder
-        var trouble = current.placeholderReason.map { "[\($0)] " } ?? ""
+        var trouble = current.sourceResting.map { "[source resting \($0)] " } ?? ""
+        trouble += current.placeholderReason.map { "[\($0)] " } ?? ""
         var audio = ""
         if let sound = current.audio {
             let rate = Double(max(0, sound.frames - (previous.audio?.frames ?? 0))) / seconds

@@ -8,7 +8,9 @@ import ServiceLifecycle
 /// Healthy means the encoded-frame counter advanced since the previous tick. That also covers an
 /// RTMP output that is reconnecting: capture and encoding go on meanwhile (frames queue, then drop
 /// to the next keyframe), so the counter keeps moving. A stuck capture thread, a hung encoder or a
-/// deadlock stop it.
+/// deadlock stop it. Between schedule windows with `idle: close` no frame is meant to flow: the
+/// source rests (`IdleRest`), and a tick during the rest, or the first after it (the source has
+/// just started and its first picture may not be encoded yet), counts as healthy.
 struct Watchdog: Service {
     let notifier: SystemdNotifier
     let control: PipelineControl
@@ -34,7 +36,7 @@ struct Watchdog: Service {
             next += period
             let frames = control.framesEncoded
             let wasHealthy = gate.isHealthy
-            if gate.tick(framesEncoded: frames) {
+            if gate.tick(framesEncoded: frames, resting: control.sourceRests) {
                 notifier.watchdog()
                 if !wasHealthy { logger.notice("frames flow again; watchdog pings resumed") }
             } else if wasHealthy {
@@ -44,9 +46,11 @@ struct Watchdog: Service {
     }
 }
 
-/// The watchdog's decision, apart from clocks and sockets: ping if and only if frames advanced.
+/// The watchdog's decision, apart from clocks and sockets: ping if and only if frames advanced,
+/// or the source rests on purpose now or did at the previous tick.
 struct WatchdogGate {
     private var lastFrames: Int
+    private var wasResting = false
     private(set) var isHealthy = true
 
     init(framesEncoded: Int) {
@@ -54,9 +58,10 @@ struct WatchdogGate {
     }
 
     /// Whether to ping at this tick.
-    mutating func tick(framesEncoded: Int) -> Bool {
-        isHealthy = framesEncoded > lastFrames
+    mutating func tick(framesEncoded: Int, resting: Bool = false) -> Bool {
+        isHealthy = framesEncoded > lastFrames || resting || wasResting
         lastFrames = framesEncoded
+        wasResting = resting
         return isHealthy
     }
 }

@@ -14,8 +14,9 @@ package final class ScheduledOutput: StreamOutput {
     /// What the schedule says now.
     package enum Window: Sendable, Equatable {
         case open
-        /// Closed; `next`: when and why it opens next, as the operator reads it (nil: not within a year).
-        case closed(next: String?)
+        /// Closed; `next`: when and why it opens next, as the operator reads it (nil: not within a
+        /// year); `inSeconds`: how far away that start is on the wall clock (nil: none known).
+        case closed(next: String?, inSeconds: Int64? = nil)
     }
 
     package let name: String
@@ -25,11 +26,13 @@ package final class ScheduledOutput: StreamOutput {
     let logger: Logger
     /// The output while a window is open; nil outside. The encoder's thread reads it at every write.
     let current = Lock<(any StreamOutput)?>(nil)
+    /// What the last look saw while the output rests; nil while a window is open.
+    let rest = Lock<ScheduleRest?>(nil)
     /// The newest packet's time: where an output closed at a window's end ends its stream.
     let lastTime = Atomic<Int64>(0)
     let threads = PublisherThreads()
     let stop = AtomicLazyReference<WakeEvent>()
-    static let lookIntervalNanoseconds: UInt64 = 250_000_000
+    package static let lookIntervalNanoseconds: UInt64 = 250_000_000
     /// What an output closed at a window's end may still send.
     static let closingDrainSeconds = 2.0
 
@@ -86,6 +89,8 @@ package final class ScheduledOutput: StreamOutput {
 
     package var link: LinkSample? { current.withLock { $0 }?.link }
 
+    package var scheduleRest: ScheduleRest? { rest.withLock { $0 } }
+
     /// The watch thread: follows the schedule until the stop event.
     private func watch(until stop: WakeEvent) {
         while !stop.wait(until: MonotonicTime.now().adding(nanoseconds: Self.lookIntervalNanoseconds)) {
@@ -99,6 +104,12 @@ package final class ScheduledOutput: StreamOutput {
 
     /// Starts the output when `window` is open and none runs, ends it when closed.
     private func follow(_ window: Window) throws(OutputFailure) {
+        if case .closed(let next, let seconds) = window {
+            let opensAt = seconds.map { MonotonicTime.now().adding(nanoseconds: UInt64(max(0, $0)) * 1_000_000_000) }
+            rest.withLock { $0 = ScheduleRest(opensAt: opensAt, next: next) }
+        } else {
+            rest.withLock { $0 = nil }
+        }
         switch (window, current.withLock({ $0 }) != nil) {
         case (.open, false):
             meter.restart()
@@ -106,7 +117,7 @@ package final class ScheduledOutput: StreamOutput {
             try output.open()
             current.withLock { $0 = output }
             logger.notice("schedule: a window opened; the output starts", metadata: ["name": "\(meter.name)", "output": "\(name)"])
-        case (.closed(let next), let running):
+        case (.closed(let next, _), let running):
             if running {
                 close(drainSeconds: Self.closingDrainSeconds)
                 logger.notice("schedule: the window closed; the output rests", metadata: ["name": "\(meter.name)", "output": "\(name)", "next": "\(next ?? "none within a year")"])

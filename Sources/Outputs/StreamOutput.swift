@@ -22,6 +22,24 @@ package protocol StreamOutput: AnyObject, Sendable {
     var statistics: OutputStatistics { get }
     /// What the output's network connection carries now (adaptive bitrate); nil by default.
     var link: LinkSample? { get }
+    /// Set while the output rests between its schedule's windows: when the next one opens
+    /// (`ScheduledOutput`); nil while it runs, and always for an output without a schedule.
+    var scheduleRest: ScheduleRest? { get }
+}
+
+/// An output resting by its schedule, as its last look at the schedule saw it (issue 44).
+package struct ScheduleRest: Sendable, Equatable {
+    /// When its next window opens, on the monotonic clock (the look's instant plus the wall
+    /// clock's distance to the start): nil when no start is known (none within a year, a clock
+    /// not yet set with `unset_clock: rest`).
+    package var opensAt: MonotonicTime?
+    /// The start as the operator reads it, or what it waits for; nil: no window within a year.
+    package var next: String?
+
+    package init(opensAt: MonotonicTime?, next: String?) {
+        self.opensAt = opensAt
+        self.next = next
+    }
 }
 
 extension StreamOutput {
@@ -31,4 +49,7 @@ extension StreamOutput {
 
     /// Outputs without a network connection (files) constrain no bitrate.
     package var link: LinkSample? { nil }
+
+    /// Outputs without a schedule never rest.
+    package var scheduleRest: ScheduleRest? { nil }
 }

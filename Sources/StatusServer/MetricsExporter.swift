@@ -43,6 +43,9 @@ enum MetricsExporter {
         counter("camcast_capture_dropped_frames_total", "Frames lost before the encoder, by reason.", [("reason", "encoder_busy")], report.skippedAtSource)
         counter("camcast_capture_dropped_frames_total", "Frames lost before the encoder, by reason.", [("reason", "encoder_queue_full")], report.droppedAtEncoder)
         gauge("camcast_camera_online", "1 while the camera delivers pictures (not the placeholder).", [], report.cameraOnline ? 1 : 0)
+        gauge(
+            "camcast_source_resting", "1 while the source and the encoder rest between schedule windows (idle: close).", [],
+            report.sourceResting != nil ? 1 : 0)
         // Encoder.
         counter("camcast_encoder_frames_total", "Pictures the encoder produced.", [], report.framesEncoded)
         counter("camcast_encoder_keyframes_total", "Keyframes (IDR) the encoder produced.", [], report.keyframes)

@@ -24,6 +24,8 @@ struct StatusDocument: Encodable {
         var placeholderFrames: Int
         var skippedAtSource: Int
         var droppedByDriver: Int
+        /// Between schedule windows with `idle: close`: "until Mon 07:30 (07:30)"; absent while it runs.
+        var resting: String?
     }
 
     struct Audio: Encodable {
@@ -51,7 +53,7 @@ struct StatusDocument: Encodable {
             Source(
                 online: report.cameraOnline, trouble: report.cameraTrouble, framesCaptured: report.framesCaptured,
                 placeholderFrames: report.placeholderFrames, skippedAtSource: report.skippedAtSource,
-                droppedByDriver: report.droppedByDriver), forKey: .source)
+                droppedByDriver: report.droppedByDriver, resting: report.sourceResting), forKey: .source)
         try container.encode(
             [
                 "framesEncoded": report.framesEncoded, "keyframes": report.keyframes, "encodedBytes": report.encodedBytes,

@@ -28,6 +28,9 @@ public final class PipelineMeter: Sendable {
     /// Why the camera or the microphone is not live; nil while it is (or there is none).
     public let cameraTrouble = Lock<String?>(nil)
     public let audioTrouble = Lock<String?>(nil)
+    /// Set while the source and the encoder rest between schedule windows (`idle: close`): when
+    /// they start again, as the operator reads it ("until Mon 07:30 (07:30)"); nil while they run.
+    public let sourceResting = Lock<String?>(nil)
     /// Whether there is an audio track at all.
     public let hasAudio = Atomic<Bool>(false)
 

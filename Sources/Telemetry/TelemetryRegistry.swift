@@ -67,6 +67,7 @@ public final class TelemetryRegistry: Sendable {
             droppedAtEncoder: meter.droppedAtEncoder.load(ordering: .relaxed),
             cameraTrouble: meter.cameraTrouble.withLock { $0 }, hasAudio: meter.hasAudio.load(ordering: .relaxed),
             audioFrames: meter.audioFrames.load(ordering: .relaxed), audioXruns: meter.audioXruns.load(ordering: .relaxed),
-            audioTrouble: meter.audioTrouble.withLock { $0 }, outputs: outputMeters.map { $0.reading() })
+            audioTrouble: meter.audioTrouble.withLock { $0 }, outputs: outputMeters.map { $0.reading() },
+            sourceResting: meter.sourceResting.withLock { $0 })
     }
 }

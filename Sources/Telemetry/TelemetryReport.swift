@@ -21,6 +21,9 @@ public struct TelemetryReport: Sendable, Equatable, Codable {
     public var audioXruns: Int
     public var audioTrouble: String?
     public var outputs: [OutputReading]
+    /// Why no frame flows on purpose: every output rests by its schedule and the source with them
+    /// (`idle: close`), "until Mon 07:30 (07:30)"; nil while the source runs.
+    public var sourceResting: String? = nil
 
     public var cameraOnline: Bool { facts.running && cameraTrouble == nil }
 
@@ -42,7 +45,8 @@ public struct TelemetryReport: Sendable, Equatable, Codable {
     /// What an operator should know although nothing is down: a failover output streaming on a
     /// backup leg, a dual-ingest output with a leg down (/healthz says it with its 200).
     public var healthNotes: [String] {
-        outputs.filter { $0.up && $0.isGroup }.compactMap { output in output.lastError.map { "\(output.name): \($0)" } }
+        (sourceResting.map { ["source resting \($0): every output is outside its schedule"] } ?? [])
+            + outputs.filter { $0.up && $0.isGroup }.compactMap { output in output.lastError.map { "\(output.name): \($0)" } }
     }
 
     /// The short form for systemd's STATUS=: `streaming 1280x720 to 2/2 outputs`, or what is wrong.

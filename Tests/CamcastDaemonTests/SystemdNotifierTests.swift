@@ -70,3 +70,16 @@ import Testing
         #expect(!gate.isHealthy)
     }
 }
+
+@Suite struct WatchdogGateRestTests {
+    /// Between schedule windows no frame flows on purpose: the ticks during the rest ping, and so
+    /// does the first after it (the source has just started); a stall after that does not.
+    @Test func restingIsHealthyAndTheTickAfterItToo() {
+        var gate = WatchdogGate(framesEncoded: 10)
+        var pings: [Bool] = []
+        for (frames, resting) in [(20, false), (20, true), (20, true), (20, false), (20, false), (30, false)] {
+            pings.append(gate.tick(framesEncoded: frames, resting: resting))
+        }
+        #expect(pings == [true, true, true, true, false, true])
+    }
+}

@@ -13,6 +13,21 @@ import Testing
         return false
     }
 
+    /// `promtool test rules` on the alert rules with one test group: `group` is its body (the
+    /// `input_series` and `alert_rule_test` lists, indented for it), every minute a sample.
+    static func testAlerts(_ name: String, _ group: String) throws -> ProcessResult {
+        let rules = contrib.appendingPathComponent("prometheus/camcast-alerts.yml")
+        let test = try Project.scratchDirectory(name).appendingPathComponent("test.yml")
+        try """
+            rule_files: ["\(rules.path)"]
+            evaluation_interval: 1m
+            tests:
+              - interval: 1m
+
+            """.appending(group).write(to: test, atomically: true, encoding: .utf8)
+        return try ProcessRunner.run("/usr/bin/promtool", ["test", "rules", test.path])
+    }
+
     @Test func alertRulesPassPromtool() throws {
         guard try Self.promtool() else { return }
         let rules = Self.contrib.appendingPathComponent("prometheus/camcast-alerts.yml")
@@ -34,13 +49,7 @@ import Testing
     /// (`camcast_output_scheduled` 1) fires nothing either.
     @Test func groupAlertsFireOnTheBackupAndOnALegDownOnly() throws {
         guard try Self.promtool() else { return }
-        let rules = Self.contrib.appendingPathComponent("prometheus/camcast-alerts.yml")
-        let test = try Project.scratchDirectory("group-alerts").appendingPathComponent("test.yml")
-        try """
-            rule_files: ["\(rules.path)"]
-            evaluation_interval: 1m
-            tests:
-              - interval: 1m
+        let result = try Self.testAlerts("group-alerts", """
                 input_series:
                   - series: 'camcast_output_up{instance="cam",output="failover-1",kind="failover"}'
                     values: '1x20'
@@ -82,8 +91,35 @@ import Testing
                           summary: "cam: leg 2 of dual-1 down for 10 minutes"
                           description: "Viewers still get the stream from the other leg; /status says why this one is down."
 
-            """.write(to: test, atomically: true, encoding: .utf8)
-        let result = try ProcessRunner.run("/usr/bin/promtool", ["test", "rules", test.path])
+            """)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    }
+
+    /// An RTMP output resting outside its schedule sends nothing on purpose: CamcastBitrateCollapsed
+    /// stays quiet for it (issue 44), while the same flat counter on an output that should stream fires.
+    @Test func aRestingOutputIsNoCollapsedBitrate() throws {
+        guard try Self.promtool() else { return }
+        let result = try Self.testAlerts("resting-alerts", """
+                input_series:
+                  - series: 'camcast_encoder_configured_bitrate_bytes_per_second{instance="cam"}'
+                    values: '312500x20'
+                  - series: 'camcast_output_sent_bytes_total{instance="cam",output="rtmp-1",kind="rtmp"}'
+                    values: '1000x20'
+                  - series: 'camcast_output_scheduled{instance="cam",output="rtmp-1",kind="rtmp"}'
+                    values: '1x20'
+                  - series: 'camcast_output_sent_bytes_total{instance="cam",output="rtmp-2",kind="rtmp"}'
+                    values: '1000x20'
+                  - series: 'camcast_output_scheduled{instance="cam",output="rtmp-2",kind="rtmp"}'
+                    values: '0x20'
+                alert_rule_test:
+                  - eval_time: 15m
+                    alertname: CamcastBitrateCollapsed
+                    exp_alerts:
+                      - exp_labels: {severity: warning, instance: cam, output: rtmp-2}
+                        exp_annotations:
+                          summary: "cam: rtmp-2 sends under a quarter of its bitrate"
+
+            """)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 

@@ -15,9 +15,8 @@ import Testing
         let result = try ProcessRunner.run(Project.camcastBinary.path, ["check-config", config.path], timeout: 60)
         let after = Date()
         #expect(result.status == 0, "\(result.stderr)")
-        // Until the source and encoder rest between windows, every check says so (no silent default).
-        let warned = result.stderr.contains("warning: schedule: idle: close is not applied yet")
-        #expect(warned == (yaml.contains("schedule:") && !yaml.contains("idle: keep")), "\(result.stderr)")
+        // The source and the encoder rest between windows now (IdleRestTests): no warning says otherwise.
+        #expect(!result.stderr.contains("idle: close"), "\(result.stderr)")
         return (result.stdout.split(separator: "\n").map(String.init), before, after)
     }
 

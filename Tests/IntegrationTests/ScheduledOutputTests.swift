@@ -61,8 +61,11 @@ struct ScheduledOutputTests {
             "/usr/bin/env",
             ["CAMCAST_DEBUG_CLOCK_OFFSET_FILE=\(clock.path)", Project.camcastBinary.path, "run", "--config", config.path,
              "--source", "testpattern", "--size", "320x180", "--fps", "30", "--bitrate", "400", "--keyint-seconds", "2"])
+        // The output rests from its open, before the pipeline is attached (and /healthz says "pipeline
+        // not running" until it is): both, before the health is read.
         let resting1970 = try http.wait("/metrics", timeout: 20) {
             OperatorHTTP.value(of: #"camcast_output_scheduled{output="rtmp-1",kind="rtmp"}"#, in: $0.body) == 1
+                && OperatorHTTP.value(of: "camcast_pipeline_running", in: $0.body) == 1
         }
         let health = try http.get("/healthz")
 
