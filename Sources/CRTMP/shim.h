@@ -229,9 +229,21 @@ static inline int crtmp_is_timed_out(const RTMP *r) { return r->m_sb.sb_timedout
 /* Fills the header fields of `packet` for one media message of `body_size` bytes on chunk
  * stream `channel` of the publishing message stream; m_body is the caller's (allocated or in
  * place). `absolute` selects a type-0 chunk header (absolute timestamp); otherwise type 1 (delta
- * to the previous message on the channel), which librtmp compresses further when it can. */
+ * to the previous message on the channel), which librtmp compresses further when it can — except
+ * where its compression is wrong: RTMP_SendPacket (2.4) writes a type-3 header (no fields) for a
+ * message of the previous one's type, size AND timestamp, taking type 3 to mean "same timestamp";
+ * the spec (RTMP 1.0 §5.3.1.2.4), nginx-rtmp, FFmpeg and librtmp's own RTMP_ReadPacket read it as
+ * "the previous delta again", so the message and every later one on the channel arrive one delta
+ * late (a delta of 0 after one of 40 ms: +40 ms for the rest of the stream; RTMPTests'
+ * OutgoingStreamReadBackTests). Such a message goes with a type-0 header (11 bytes more). */
 static inline void crtmp_media_packet(RTMPPacket *packet, const RTMP *r, int channel, uint8_t type,
                                       uint32_t timestamp, int absolute, uint32_t body_size) {
+    const RTMPPacket *previous =
+        channel < r->m_channelsAllocatedOut ? r->m_vecChannelsOut[channel] : NULL;
+    if (previous && previous->m_packetType == type && previous->m_nBodySize == body_size
+        && previous->m_nTimeStamp == timestamp) {
+        absolute = 1;
+    }
     packet->m_headerType = absolute ? RTMP_PACKET_SIZE_LARGE : RTMP_PACKET_SIZE_MEDIUM;
     packet->m_packetType = type;
     packet->m_hasAbsTimestamp = 0;

@@ -26,9 +26,7 @@ extension RTMPPublisher {
         let size = prefix.count + message.payloadCount
         guard size <= Self.maximumBodySize else { throw error(.messageTooLarge(bytes: size)) }
 
-        // A type-0 (absolute timestamp) chunk header for metadata, for the first message,
-        // and if a timestamp ever steps back (a type-1 delta would wrap); type 1 otherwise.
-        let absolute = message.type == .dataAMF0 || lastTimestamp.map { message.timestamp < $0 } ?? true
+        let absolute = Self.needsAbsoluteHeader(message.type, timestamp: message.timestamp, after: lastTimestamp)
         let (type, timestamp, headroom) = (message.type.rawValue, message.timestamp, message.headroom)
         let inPlace = prefix.isEmpty && headroom >= RTMPMediaMessage.requiredHeadroom
         var storage = message.takeStorage()
@@ -66,6 +64,12 @@ extension RTMPPublisher {
         }
         bytesSent += UInt64(size)
         state = .publishing(lastTimestamp: timestamp)
+    }
+
+    /// A type-0 (absolute timestamp) chunk header for metadata, for the first message (`last`
+    /// nil), and if a timestamp ever steps back (a type-1 delta would wrap); type 1 otherwise.
+    static func needsAbsoluteHeader(_ type: RTMPMessageType, timestamp: UInt32, after last: UInt32?) -> Bool {
+        type == .dataAMF0 || last.map { timestamp < $0 } ?? true
     }
 
     /// What goes in front of the payload: "@setDataFrame" for metadata, unless the payload

@@ -25,7 +25,7 @@ struct InPlaceSendTests {
         Message(type: 9, timestamp: 0, absolute: true, body: body(100, seed: 1)),  // type 0, first message
         Message(type: 9, timestamp: 40, absolute: false, body: body(300, seed: 2)),  // type 1, 3 chunks at 128
         Message(type: 9, timestamp: 80, absolute: false, body: body(300, seed: 3)),  // type 2: same size and type
-        Message(type: 9, timestamp: 80, absolute: false, body: body(300, seed: 4)),  // type 3: same timestamp too
+        Message(type: 9, timestamp: 80, absolute: false, body: body(300, seed: 4)),  // same timestamp too: type 0 (crtmp_media_packet)
         Message(type: 8, timestamp: 81, absolute: false, body: body(7, seed: 5)),  // audio, type 1
         Message(type: 9, timestamp: 120, absolute: false, body: []),  // an empty body: header only
         Message(type: 9, timestamp: 160, absolute: false, body: body(5000, seed: 6)),  // many chunks
