@@ -1,0 +1,24 @@
+internal import CSRT
+import Synchronization
+
+extension SRTCaller {
+    /// libsrt's figures for the live connection, from any thread (libsrt locks for itself); nil
+    /// before the connect, after the close, or when libsrt could not read them this time. The
+    /// socket's lock is held only to copy its id, not across the call.
+    public func statistics() -> SRTLinkStatistics? {
+        guard let id = liveSocket else { return nil }
+        // Handed first: the buffer libsrt then reports holds nothing handed after this.
+        let packets = handedPackets.load(ordering: .acquiring)
+        let bytes = handedBytes.load(ordering: .acquiring)
+        var raw = csrt_link_statistics()
+        guard csrt_link_statistics(id, &raw) == 0 else { return nil }
+        return SRTLinkStatistics(
+            handedPackets: packets, handedBytes: bytes,
+            handshakeMilliseconds: Double(handshakeNanoseconds.load(ordering: .relaxed)) / 1e6, roundTripMilliseconds: raw.rtt_ms, bandwidthMbps: raw.bandwidth_mbps,
+            sendRateMbps: raw.send_rate_mbps, sendBufferMilliseconds: Int(raw.send_buffer_ms),
+            sendBufferPackets: Int(raw.send_buffer_packets), sendBufferBytes: Int(raw.send_buffer_bytes),
+            availableSendBufferBytes: Int(raw.available_send_buffer_bytes), sentPackets: Int(raw.sent_packets),
+            retransmittedPackets: Int(raw.retransmitted_packets), lostPackets: Int(raw.lost_packets),
+            droppedPackets: Int(raw.dropped_packets), droppedBytes: Int(raw.dropped_bytes))
+    }
+}
