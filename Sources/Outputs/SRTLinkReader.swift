@@ -10,9 +10,12 @@ import SRT
 /// the receiver drops it (and acknowledges past it, so the sender's buffer stops growing near
 /// the latency). So the media waiting on the link is the send buffer's span past what a link that
 /// keeps up holds (the connection's smallest round trip and two acknowledgement periods), weighed
-/// against the latency budget: the controller lowers at `triggerMilliseconds` (a fifth of the
-/// budget) and counts a full budget as `urgentMilliseconds` — it acts while the backlog grows
-/// toward the latency, before packets come too late.
+/// against the latency budget: the controller lowers at `triggerMilliseconds` (a tenth of the
+/// budget) and counts half the budget as `urgentMilliseconds` — it acts while the backlog grows
+/// toward the latency, before packets come too late. Half, because a lost packet's second copy
+/// must make the trip too, and because the receiver's giving up on packets acknowledges them,
+/// so the buffer never grows past the latency however far the link falls behind (seen on tc-tbf
+/// at half the stream's rate: 500 ms at most, while the receiver dropped a third of the packets).
 ///
 /// The smallest round trip, not the current one: a queue in front of the link (tc-tbf's, a
 /// modem's) delays the acknowledgements' way back as it delays the data, so the current RTT grows
@@ -46,7 +49,7 @@ package struct SRTLinkReader: Sendable {
     func transportWaitingMilliseconds(_ statistics: SRTLinkStatistics, baseRoundTrip: Double) -> Int64 {
         let holds = Int(baseRoundTrip.rounded(.up)) + Self.acknowledgementAllowanceMilliseconds
         let excess = max(0, statistics.sendBufferMilliseconds - holds)
-        return Int64(excess) * AdaptiveBitrateController.urgentMilliseconds / Int64(latencyMilliseconds)
+        return Int64(excess) * AdaptiveBitrateController.urgentMilliseconds * 2 / Int64(latencyMilliseconds)
     }
 
     /// One sample of connection `connection` (a new number starts its counts again). The counts

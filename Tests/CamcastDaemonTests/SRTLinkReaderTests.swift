@@ -16,16 +16,17 @@ struct SRTLinkReaderTests {
             sendBufferPackets: bufferPackets, sendBufferBytes: bufferBytes, droppedPackets: droppedPackets, droppedBytes: droppedBytes)
     }
 
-    /// Waiting media on the controller's scale: (send buffer − ⌈RTT⌉ − 20 ms) × 1000 / latency
+    /// Waiting media on the controller's scale: (send buffer − ⌈RTT⌉ − 20 ms) × 2000 / latency
     /// (one sample: its RTT is the connection's smallest).
     @Test(arguments: [
         // latency, RTT, send buffer (ms) → waiting (controller ms)
         (500, 0.4, 12, Int64(0)),  // loopback: one frame's packets, acknowledged within two periods
         (500, 50.0, 70, 0),  // exactly a round trip and two periods: a link that keeps up
-        (500, 50.0, 170, 200),  // 100 ms past it, a fifth of the budget: the controller's trigger
-        (500, 50.0, 570, 1000),  // the whole budget past it: urgent, SRT drops from here
-        (2000, 50.2, 471, 200),  // ⌈50.2⌉ = 51; a longer budget waits for more
-        (120, 1.0, 45, 200),  // a short budget acts on 24 ms
+        (500, 50.0, 120, 200),  // 50 ms past it, a tenth of the budget: the controller's trigger
+        (500, 50.0, 320, 1000),  // half the budget past it: urgent
+        (500, 50.0, 570, 2000),  // the whole budget: the receiver gives up on packets from here
+        (2000, 50.2, 271, 200),  // ⌈50.2⌉ = 51; a longer budget waits for more
+        (120, 1.0, 33, 200),  // a short budget acts on 12 ms
     ])
     func theSendBufferPastARoundTripIsWaitingMediaWeighedAgainstTheLatency(
         latency: Int, rtt: Double, buffer: Int, waiting: Int64
@@ -48,13 +49,13 @@ struct SRTLinkReaderTests {
     @Test func aRoundTripGrownWithTheBacklogDoesNotHideIt() {
         var reader = SRTLinkReader(latencyMilliseconds: 500)
         let initial = reader.sample(Self.statistics(rtt: 100, bufferMilliseconds: 150), connection: 1, queuedMilliseconds: 0)
-        #expect(initial.transportWaitingMilliseconds == 260)  // (150 − 0 − 20) × 2: no RTT known yet
+        #expect(initial.transportWaitingMilliseconds == 520)  // (150 − 0 − 20) × 4: no RTT known yet
         _ = reader.sample(Self.statistics(rtt: 1.6, bufferMilliseconds: 10), connection: 1, queuedMilliseconds: 0)
         let bloated = reader.sample(Self.statistics(rtt: 400, bufferMilliseconds: 500), connection: 1, queuedMilliseconds: 0)
-        #expect(bloated.transportWaitingMilliseconds == 956)  // (500 − ⌈1.6⌉ − 20) × 2
+        #expect(bloated.transportWaitingMilliseconds == 1912)  // (500 − ⌈1.6⌉ − 20) × 4
         // A new connection measures its own.
         let next = reader.sample(Self.statistics(rtt: 60, bufferMilliseconds: 100), connection: 2, queuedMilliseconds: 0)
-        #expect(next.transportWaitingMilliseconds == 40)  // (100 − 60 − 20) × 2
+        #expect(next.transportWaitingMilliseconds == 80)  // (100 − 60 − 20) × 4
     }
 
     /// libsrt's first RTT comes once media flows, when a queue may be full already (411 ms on
@@ -64,7 +65,7 @@ struct SRTLinkReaderTests {
         var statistics = Self.statistics(rtt: 411, bufferMilliseconds: 500)
         statistics.handshakeMilliseconds = 3.0
         let sample = reader.sample(statistics, connection: 1, queuedMilliseconds: 0)
-        #expect(sample.transportWaitingMilliseconds == 956)  // (500 − ⌈1.5⌉ − 20) × 2
+        #expect(sample.transportWaitingMilliseconds == 1912)  // (500 − ⌈1.5⌉ − 20) × 4
     }
 
     @Test func acknowledgedIsHandedLessBufferedLessDropped() {
@@ -141,14 +142,14 @@ struct SRTLinkReaderTests {
         }
         let change = try #require(lowered, "never lowered")
         // 7.5 kB a tick more handed than acknowledged: the buffer spans 50 ms a tick more, so the
-        // waiting media reads (50 n + 5 − 25) × 1000 / 500 = 100 n − 40 at tick n: busy from the
-        // first, the trigger (200) at the third, before the link was busy 0.7 s: lowered early to
-        // 80 % of the 600 kbit/s acknowledged over ticks 1…3, at a 155 ms buffer.
+        // waiting media reads (50 n + 5 − 25) × 2000 / 500 = 200 n − 80 at tick n: busy from the
+        // first, the trigger (200) at the second, before the link was busy 0.7 s: lowered early to
+        // 80 % of the 600 kbit/s acknowledged over ticks 1…2, at a 105 ms buffer.
         guard case .lowered(1200, let to, _, let linkKbps) = change.change else {
             Issue.record("\(change.change)")
             return
         }
-        #expect(linkKbps == 600 && to == 480 && change.at == 3 * tick, "\(change.change) at \(change.at)")
+        #expect(linkKbps == 600 && to == 480 && change.at == 2 * tick, "\(change.change) at \(change.at)")
         #expect(change.bufferMilliseconds < 500, "lowered at a send buffer of \(change.bufferMilliseconds) ms")
     }
 }
