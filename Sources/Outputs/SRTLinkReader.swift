@@ -1,7 +1,7 @@
 import SRT
 
 /// Turns libsrt's statistics of one SRT output's connections into what adaptive bitrate and the
-/// stall reading take (`LinkSample`, acknowledged packets), so SRT outputs feed the one
+/// stall reading take (`LinkSample`, acknowledged bytes), so SRT outputs feed the one
 /// `AdaptiveBitrateController` and the one `StallDetector` RTMP's do.
 ///
 /// SRT in live mode sends each packet at once and keeps it until the receiver acknowledges it;
@@ -36,7 +36,6 @@ package struct SRTLinkReader: Sendable {
     let latencyMilliseconds: Int
     private var connection = 0
     private var acknowledgedBytes = 0
-    private var acknowledgedPackets = 0
     /// The smallest RTT libsrt reported on this connection.
     private var baseRoundTripMilliseconds = Double.infinity
 
@@ -59,7 +58,6 @@ package struct SRTLinkReader: Sendable {
         if connection != self.connection {
             self.connection = connection
             acknowledgedBytes = 0
-            acknowledgedPackets = 0
             baseRoundTripMilliseconds = .infinity
         }
         // Until its first measurement libsrt reports its initial estimate, exactly 100 ms
@@ -71,14 +69,15 @@ package struct SRTLinkReader: Sendable {
             baseRoundTripMilliseconds = min(baseRoundTripMilliseconds, statistics.handshakeMilliseconds / 2)
         }
         acknowledgedBytes = max(acknowledgedBytes, statistics.acknowledgedBytes)
-        acknowledgedPackets = max(acknowledgedPackets, statistics.acknowledgedPackets)
         return LinkSample(
             connection: connection, bytesAcked: UInt64(acknowledgedBytes), queuedMilliseconds: queuedMilliseconds, unsentBytes: 0,
             unackedSegments: statistics.sendBufferPackets, transportWaitingMilliseconds: transportWaitingMilliseconds(
                 statistics, baseRoundTrip: baseRoundTripMilliseconds.isFinite ? baseRoundTripMilliseconds : 0))
     }
 
-    /// Packets the receiver acknowledged over this connection, as of the last sample (for the
-    /// stall reading: data waiting and this not moving).
-    package var acknowledged: UInt64 { UInt64(acknowledgedPackets) }
+    /// Payload bytes the receiver acknowledged over this connection, as of the last sample (for
+    /// the stall reading: data waiting and this not moving). Bytes, not packets: libsrt 1.5.1
+    /// counts each of its too-late drops as one packet however many it dropped (its bytes are
+    /// right), so packets handed less buffered less dropped grew on a black-holed link.
+    package var acknowledged: UInt64 { UInt64(acknowledgedBytes) }
 }

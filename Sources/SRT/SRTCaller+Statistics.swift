@@ -4,7 +4,9 @@ import Synchronization
 extension SRTCaller {
     /// libsrt's figures for the live connection, from any thread (libsrt locks for itself); nil
     /// before the connect, after the close, or when libsrt could not read them this time. The
-    /// socket's lock is held only to copy its id, not across the call.
+    /// socket's lock is held only to copy its id, not across the call. libsrt 1.5.1 counts each
+    /// of its too-late drops as one packet (`dropped.count(bytes)`) however many it dropped; the
+    /// bytes are right, so the packets are at least those bytes over the largest message.
     public func statistics() -> SRTLinkStatistics? {
         guard let id = liveSocket else { return nil }
         // Handed first: the buffer libsrt then reports holds nothing handed after this.
@@ -19,6 +21,7 @@ extension SRTCaller {
             sendBufferPackets: Int(raw.send_buffer_packets), sendBufferBytes: Int(raw.send_buffer_bytes),
             availableSendBufferBytes: Int(raw.available_send_buffer_bytes), sentPackets: Int(raw.sent_packets),
             retransmittedPackets: Int(raw.retransmitted_packets), lostPackets: Int(raw.lost_packets),
-            droppedPackets: Int(raw.dropped_packets), droppedBytes: Int(raw.dropped_bytes))
+            droppedPackets: max(Int(raw.dropped_packets), (Int(raw.dropped_bytes) + Self.messageSize - 1) / Self.messageSize),
+            droppedBytes: Int(raw.dropped_bytes))
     }
 }

@@ -26,7 +26,9 @@ public struct SRTLinkStatistics: Sendable, Equatable {
     public var availableSendBufferBytes: Int
     /// Data packets sent once (pktSentUniqueTotal), sent again (pktRetransTotal), reported lost by
     /// the receiver (pktSndLossTotal), and dropped unsent or unacknowledged because they were too
-    /// late for the receiver's latency (pktSndDropTotal, with their payload bytes).
+    /// late for the receiver's latency (pktSndDropTotal, with their payload bytes; libsrt 1.5.1
+    /// counts one packet per drop however many it dropped, so `droppedPackets` is at least the
+    /// payload over the largest message).
     public var sentPackets: Int
     public var retransmittedPackets: Int
     public var lostPackets: Int
@@ -56,10 +58,7 @@ public struct SRTLinkStatistics: Sendable, Equatable {
         self.droppedBytes = droppedBytes
     }
 
-    /// Packets the receiver acknowledged: handed, and neither still buffered nor dropped. libsrt
-    /// takes a dropped packet out of its buffer as if acknowledged; here it is not.
-    public var acknowledgedPackets: Int { max(0, handedPackets - sendBufferPackets - droppedPackets) }
-
-    /// Payload bytes the receiver acknowledged, likewise.
+    /// Payload bytes the receiver acknowledged: handed, and neither still buffered nor dropped.
+    /// libsrt takes a dropped packet out of its buffer as if acknowledged; here it is not.
     public var acknowledgedBytes: Int { max(0, handedBytes - sendBufferBytes - droppedBytes) }
 }

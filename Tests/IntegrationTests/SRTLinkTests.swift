@@ -235,4 +235,67 @@ struct SRTLinkTests {
         // /status carries the same reading.
         #expect(status.contains("\"srtLink\"") && status.contains("\"roundTripSeconds\""), "\(status)")
     }
+
+    /// A failover output of two SRT legs, each to its own srt-live-transmit; the primary's UDP path
+    /// black-holed (nftables drop, no error reaches camcast) with a 10 s send timeout. The leg's
+    /// stall reading (packets waiting, none acknowledged) counts it down from its last
+    /// acknowledgement, so the backup carries the stream after `failover_after_seconds` — before
+    /// libsrt's peer idle timeout cuts the primary's connection, which the log's order shows; and
+    /// within the bound the RTMP black-hole test holds its own failover to (UplinkFailoverTests).
+    @Test(.timeLimit(.minutes(2)))
+    func aSilentPrimaryReceiverIsFailedOverFromBeforeSRTGivesUpOnIt() throws {
+        try #require(Environment.hasNetworkFaultParts, "\(Environment.networkFaultsMissing)")
+        try #require(FileManager.default.isExecutableFile(atPath: SRTOutputTests.srtLiveTransmit), "srt-tools is missing (scripts/install-deps)")
+        let dir = try Project.scratchDirectory("srt-failover")
+        let namespace = try NetworkNamespace()
+        let ports = (try freeLoopbackUDPPort(), try freeLoopbackUDPPort())
+        let files = (dir.appendingPathComponent("primary.ts"), dir.appendingPathComponent("backup.ts"))
+        let primary = try Self.listener(in: namespace, port: ports.0, file: files.0)
+        defer { primary.stop() }
+        let backup = try Self.listener(in: namespace, port: ports.1, file: files.1)
+        defer { backup.stop() }
+        let failoverAfter = 2, sendTimeout = 10
+        let config = dir.appendingPathComponent("camcast.yaml")
+        try """
+            source:
+              type: testpattern
+              size: 320x180
+            encoder:
+              bitrate_kbps: 400
+              keyframe_interval_seconds: 1
+            outputs:
+              - urls: [srt://127.0.0.1:\(ports.0), srt://127.0.0.1:\(ports.1)]
+                mode: failover
+                failover_after_seconds: \(failoverAfter)
+                return_after_seconds: 3600
+            network:
+              send_timeout_seconds: \(sendTimeout)
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let command = namespace.execPrefix + [Project.camcastBinary.path, "run", "--config", config.path, "--duration", "60"]
+        let camcast = try ProcessRunner.start(command[0], Array(command.dropFirst()))
+        defer { camcast.stop() }
+        try #require(camcast.waitForLog("SRT connected", timeout: 30), "\(camcast.stderrSoFar)")
+        usleep(2_000_000)
+        try namespace.run(["nft", "add", "table", "inet", "blackhole"])
+        try namespace.run(["nft", "add", "chain", "inet", "blackhole", "in", "{ type filter hook input priority 0; }"])
+        try namespace.run(["nft", "add", "rule", "inet", "blackhole", "in", "udp", "dport", "\(ports.0)", "drop"])
+        let blackHoled = Date()
+        var backupBytes = 0
+        while Date().timeIntervalSince(blackHoled) < Double(sendTimeout + failoverAfter + 10), backupBytes <= 4000 {
+            backupBytes = ((try? FileManager.default.attributesOfItem(atPath: files.1.path))?[.size] as? Int) ?? 0
+            usleep(100_000)
+        }
+        let takeover = Date().timeIntervalSince(blackHoled)
+        // A leg failed over from ends there; one libsrt cut first says so in the log before.
+        camcast.signal(SIGINT)
+        let result = try camcast.wait(timeout: 60)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        let failedOver = lines.firstIndex { $0.contains("failover: leg 2 carries the stream") }
+        let cut = lines.firstIndex { $0.contains("SRT connection lost") }
+        print("SRTLinkTests failover: the backup had \(backupBytes) B \(String(format: "%.1f", takeover)) s after the black hole; "
+            + (lines.filter { $0.contains("failover") || $0.contains("SRT ") }.joined(separator: " | ")))
+        #expect(backupBytes > 4000 && takeover <= Double(failoverAfter) + 2.5, "the backup had pictures \(takeover) s after the black hole")
+        let switched = try #require(failedOver, "never failed over: \(result.stderr)")
+        #expect(cut.map { switched < $0 } ?? true, "failed over only after libsrt cut the connection")
+    }
 }
