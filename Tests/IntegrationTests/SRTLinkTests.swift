@@ -276,9 +276,7 @@ struct SRTLinkTests {
         defer { camcast.stop() }
         try #require(camcast.waitForLog("SRT connected", timeout: 30), "\(camcast.stderrSoFar)")
         usleep(2_000_000)
-        try namespace.run(["nft", "add", "table", "inet", "blackhole"])
-        try namespace.run(["nft", "add", "chain", "inet", "blackhole", "in", "{ type filter hook input priority 0; }"])
-        try namespace.run(["nft", "add", "rule", "inet", "blackhole", "in", "udp", "dport", "\(ports.0)", "drop"])
+        try namespace.blackHole(port: Int(ports.0), transport: "udp")
         let blackHoled = Date()
         var backupBytes = 0
         while Date().timeIntervalSince(blackHoled) < Double(sendTimeout + failoverAfter + 10), backupBytes <= 4000 {
