@@ -201,7 +201,7 @@ let package = Package(
         .testTarget(
             name: "CamcastDaemonTests",
             dependencies: [
-                "CamcastDaemon", "AudioPath", "Capture", "Config", "Encoder", "FLV", "Media", "Outputs", "RTMP", "RTMPAddress",
+                "CamcastDaemon", "AudioPath", "Capture", "Config", "Encoder", "FLV", "Media", "Outputs", "RTMP", "RTMPAddress", "SRT",
                 "TestSupport", "Telemetry", "StatusServer", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         // Boots the vivid VM (scripts/vivid-vm) from the host and runs its in-VM suites there.

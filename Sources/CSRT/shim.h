@@ -68,6 +68,48 @@ static inline int csrt_wait_connected(int poll, SRTSOCKET socket, int millisecon
     return -1;
 }
 
+// What the SRT module reads of libsrt's statistics (SRT_TRACEBSTATS), in plain fields. The send
+// buffer's and the drops' bytes are payload: libsrt counts them with 44 header bytes a packet
+// (CPacket::SRT_DATA_HDR_SIZE, IPv4's 28 and SRT's 16, whatever the family), taken off here.
+struct csrt_link_statistics {
+    double rtt_ms;
+    double bandwidth_mbps;         // libsrt's estimate of the link's capacity (packet pairs)
+    double send_rate_mbps;         // what it sent over the last interval, retransmissions included
+    int send_buffer_ms;            // span of the packets not acknowledged yet (instantaneous)
+    int send_buffer_packets;
+    long long send_buffer_bytes;
+    int available_send_buffer_bytes;
+    long long sent_packets;        // unique data packets sent (pktSentUniqueTotal)
+    long long retransmitted_packets;
+    long long lost_packets;        // reported lost by the receiver (pktSndLossTotal)
+    long long dropped_packets;     // dropped by the sender as too late (pktSndDropTotal)
+    long long dropped_bytes;
+};
+
+// Fills `out` from srt_bistats (instantaneous send-buffer figures, no counter cleared). Returns 0,
+// or -1 if the socket is gone or libsrt could not read its send buffer this time (it then reports
+// an empty buffer with no room in it: it only tries the connection's lock, and zeros all three).
+static inline int csrt_link_statistics(SRTSOCKET socket, struct csrt_link_statistics *out) {
+    SRT_TRACEBSTATS stats;
+    memset(&stats, 0, sizeof stats);
+    if (srt_bistats(socket, &stats, 0, 1) != 0) return -1;
+    if (stats.pktSndBuf == 0 && stats.byteAvailSndBuf == 0) return -1;
+    const long long header = 44;
+    out->rtt_ms = stats.msRTT;
+    out->bandwidth_mbps = stats.mbpsBandwidth;
+    out->send_rate_mbps = stats.mbpsSendRate;
+    out->send_buffer_ms = stats.msSndBuf;
+    out->send_buffer_packets = stats.pktSndBuf;
+    out->send_buffer_bytes = (long long)stats.byteSndBuf - header * stats.pktSndBuf;
+    out->available_send_buffer_bytes = stats.byteAvailSndBuf;
+    out->sent_packets = stats.pktSentUniqueTotal;
+    out->retransmitted_packets = stats.pktRetransTotal;
+    out->lost_packets = stats.pktSndLossTotal;
+    out->dropped_packets = stats.pktSndDropTotal;
+    out->dropped_bytes = (long long)stats.byteSndDropTotal - header * stats.pktSndDropTotal;
+    return 0;
+}
+
 static inline int csrt_live_message_size(void) { return SRT_LIVE_DEF_PLSIZE; }
 static inline int csrt_invalid_socket(void) { return SRT_INVALID_SOCK; }
 static inline int csrt_reject_unknown(void) { return SRT_REJ_UNKNOWN; }

@@ -5,7 +5,8 @@ extension AdaptiveBitrateController {
         struct Sample {
             var at: UInt64
             var bytesAcked: UInt64
-            /// The kernel held unsent bytes: the link, not the encoder, set the pace.
+            /// The link held media (unsent bytes in the kernel, SRT's send buffer past a round
+            /// trip): the link, not the encoder, set the pace.
             var busy: Bool
             var idle: Bool
         }
@@ -53,7 +54,7 @@ extension AdaptiveBitrateController {
 
         /// `overfilled`: `flightOverfills` said so for this sample; the link sets the pace then too.
         mutating func append(at now: UInt64, _ link: LinkSample, overfilled: Bool = false) {
-            samples.append(Sample(at: now, bytesAcked: link.bytesAcked, busy: link.unsentBytes > 0 || overfilled, idle: link.isIdle))
+            samples.append(Sample(at: now, bytesAcked: link.bytesAcked, busy: link.linkHoldsMedia || overfilled, idle: link.isIdle))
             while samples.count > 1, now - samples[1].at >= Self.historyNanoseconds {
                 samples.removeFirst()
             }

@@ -319,11 +319,12 @@ package struct AdaptiveBitrateController: Sendable {
 
     /// How much media waits to be sent: the send queue's span plus what the kernel has not sent
     /// yet, in media time at the current bitrate (the kernel takes up to a quarter second before
-    /// the queue grows at all, see `RTMPOutput.transportOptions`). Nothing when the kernel has
-    /// sent everything: packets that wait then wait for a busy publisher thread, not the link.
+    /// the queue grows at all, see `RTMPOutput.transportOptions`), plus what the transport holds
+    /// (SRT's send buffer past a round trip, `LinkSample.transportWaitingMilliseconds`). Nothing
+    /// when the link holds nothing: packets that wait then wait for a busy publisher thread.
     func waitingMilliseconds(_ link: LinkSample) -> Int64 {
-        guard link.unsentBytes > 0 else { return 0 }
-        return link.queuedMilliseconds + Int64(link.unsentBytes) * 8 / Int64(currentKbps)
+        guard link.linkHoldsMedia else { return 0 }
+        return link.queuedMilliseconds + Int64(link.unsentBytes) * 8 / Int64(currentKbps) + link.transportWaitingMilliseconds
     }
 
     /// A reload: the newly configured bitrate is the ceiling. At the old ceiling the bitrate moves

@@ -1,5 +1,6 @@
-/// What one RTMP output's live connection carries at one moment, as the bitrate controller
-/// reads it: how much the kernel has seen acknowledged, and how much media waits behind it.
+/// What one network output's live connection carries at one moment, as the bitrate controller
+/// reads it: how much the peer has acknowledged, and how much media waits behind it. RTMP's come
+/// from the kernel's tcp_info; SRT's from libsrt's statistics (`SRTLinkReader`).
 package struct LinkSample: Sendable, Equatable {
     /// Which connection of the output this is (1 for the first, then one more per reconnect): a
     /// new connection's byte count starts again from zero.
@@ -22,10 +23,15 @@ package struct LinkSample: Sendable, Equatable {
     /// has just become slower TCP can put far more in flight than the link carries (seen on
     /// tc-tbf at 400 kbit/s: 200 kB, mostly lost) while nothing stays unsent.
     package var inFlightBytes: Int
+    /// Media a transport that keeps no unsent bytes of its own (SRT sends at once and waits for
+    /// acknowledgements) reports waiting, in media time on the controller's scale: SRT's send
+    /// buffer beyond one round trip, weighed against its latency budget (see `SRTLinkReader`).
+    /// Above zero the link, not the encoder, sets the pace.
+    package var transportWaitingMilliseconds: Int64
 
     package init(
         connection: Int, bytesAcked: UInt64, queuedMilliseconds: Int64, unsentBytes: Int, unackedSegments: Int = 0,
-        inFlightBytes: Int = 0
+        inFlightBytes: Int = 0, transportWaitingMilliseconds: Int64 = 0
     ) {
         self.connection = connection
         self.bytesAcked = bytesAcked
@@ -33,7 +39,11 @@ package struct LinkSample: Sendable, Equatable {
         self.unsentBytes = unsentBytes
         self.unackedSegments = unackedSegments
         self.inFlightBytes = inFlightBytes
+        self.transportWaitingMilliseconds = transportWaitingMilliseconds
     }
+
+    /// Media waits on the link itself: unsent in the kernel, or held by the transport.
+    var linkHoldsMedia: Bool { unsentBytes > 0 || transportWaitingMilliseconds > 0 }
 
     /// Nothing in flight and nothing unsent: the link idles at this moment.
     var isIdle: Bool { unsentBytes == 0 && unackedSegments == 0 }

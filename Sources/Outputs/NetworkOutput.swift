@@ -36,8 +36,12 @@ extension RTMPOutput: NetworkOutput {
 }
 
 extension SRTOutput: NetworkOutput {
-    /// SRT says nothing here yet: a lost listener is noticed by libsrt's peer idle timeout.
-    package var stalledSince: MonotonicTime? { nil }
+    /// From libsrt's statistics: packets waiting and none acknowledged (see `readStatistics`).
+    /// The connection is cut by libsrt's peer idle timeout; a group fails over from here sooner.
+    package var stalledSince: MonotonicTime? {
+        let since = stallStartNanoseconds.load(ordering: .relaxed)
+        return since == 0 ? nil : MonotonicTime(nanoseconds: since)
+    }
 
     package var isInterrupted: Bool {
         state.withLock { $0.isInterrupted(hasStreamed: sentFrames.load(ordering: .relaxed) > 0) }

@@ -49,7 +49,9 @@ extension SRTOutput {
             if connections > 1 { reconnects.add(1, ordering: .relaxed) }
             // A new connection starts with a keyframe: asked for now rather than a GOP later.
             retries.published(requestKeyframe: requestKeyframe)
+            liveConnection.withLock { $0 = LiveConnection(caller: caller, number: attempts.load(ordering: .relaxed)) }
             let lost = stream(on: caller)
+            liveConnection.withLock { $0 = nil }
             caller.close()
             guard let error = lost else {
                 state.withLock { $0.drained() }

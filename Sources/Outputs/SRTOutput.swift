@@ -14,7 +14,8 @@ import Telemetry
 /// `makeMuxer` (Recording's libavformat MPEG-TS in the daemon), which starts at a keyframe with
 /// PAT/PMT and the parameter sets; every message is 1316 bytes (7 TS packets) or the short tail
 /// of a picture. A listener that vanishes is noticed by SRT's peer idle timeout, which is the
-/// output's send timeout.
+/// output's send timeout. A statistics thread beside the publisher reads libsrt's figures of the
+/// live connection for the meter, adaptive bitrate and the stall reading (SRTOutput+Statistics).
 package final class SRTOutput: StreamOutput {
     package let name: String
     let host: String
@@ -33,6 +34,13 @@ package final class SRTOutput: StreamOutput {
     let attempts = Atomic<Int>(0)
     let sentFrames = Atomic<Int>(0)
     package let meter: OutputMeter
+    /// The connection the publisher streams on, for the statistics thread; nil between connections.
+    let liveConnection = Lock<LiveConnection?>(nil)
+    /// The live link as the statistics thread last read it (`link`); nil without a connection.
+    let linkSample = Lock<LinkSample?>(nil)
+    /// Since when (CLOCK_MONOTONIC ns) the live connection has had data waiting and nothing
+    /// acknowledged, as the statistics thread last saw; 0 while it progresses.
+    let stallStartNanoseconds = Atomic<UInt64>(0)
 
     /// `displayName`: the URL as logs may show it (`srt://host:port`, the stream id masked).
     package init(
@@ -62,6 +70,10 @@ package final class SRTOutput: StreamOutput {
             queuedMilliseconds: Int(queue.spanMilliseconds))
     }
 
+    /// What the live connection carries, from libsrt's statistics (see `SRTLinkReader`), for
+    /// adaptive bitrate; nil while connecting, backing off or finished.
+    package var link: LinkSample? { linkSample.withLock { $0 } }
+
     /// Starts the publisher thread and returns at once: the first attempt runs in the background.
     package func open() throws(OutputFailure) {
         guard state.withLock({ $0.start() }) else {
@@ -71,7 +83,7 @@ package final class SRTOutput: StreamOutput {
         // listener answered asks the encoder for nothing.
         queue.askForKeyframes(false)
         do {
-            try threads.start(publish: { [self] in publish() })
+            try threads.start(publish: { [self] in publish() }, companions: [{ [self] ended in readStatistics(until: ended) }])
         } catch {
             _ = state.withLock { $0.stop(deadline: 0) }
             queue.close()

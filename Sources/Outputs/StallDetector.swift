@@ -1,7 +1,8 @@
 import RTMP
 
 /// Decides that a connection is dead from lack of progress: data is waiting for the peer, yet
-/// the peer has acknowledged nothing new for `timeout`.
+/// the peer has acknowledged nothing new for `timeout`. RTMP's watchdog feeds it TCP's progress;
+/// SRT's statistics thread feeds it libsrt's send buffer and acknowledged packets.
 ///
 /// This catches what socket timeouts alone catch late or never: a black-holed link (no ACKs at
 /// all; TCP_USER_TIMEOUT would also fire) and a peer that stops reading but whose kernel keeps
@@ -33,14 +34,20 @@ struct StallDetector {
 
     /// Takes one sample at `now` (CLOCK_MONOTONIC ns); true once the connection has stalled.
     mutating func observe(_ progress: TCPProgress, at now: UInt64) -> Bool {
-        guard progress.hasPendingData else {
+        observe(pending: progress.hasPendingData, acknowledged: progress.bytesAcked, at: now)
+    }
+
+    /// The same from any transport: whether data waits for the peer, and a count of what the peer
+    /// has acknowledged that grows with progress (TCP's bytes, SRT's packets: `SRTLinkReader`).
+    mutating func observe(pending: Bool, acknowledged: UInt64, at now: UInt64) -> Bool {
+        guard pending else {
             // Idle is not stalled; the clock starts at the first sample that finds data waiting.
             lastAcked = nil
             stuck = false
             return false
         }
-        if lastAcked != progress.bytesAcked {
-            lastAcked = progress.bytesAcked
+        if lastAcked != acknowledged {
+            lastAcked = acknowledged
             lastProgress = now
             stuck = false
             return false

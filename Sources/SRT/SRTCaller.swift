@@ -1,5 +1,6 @@
 internal import CSRT
 import Media
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -9,16 +10,23 @@ import Glibc
 /// libavformat's `srt://`, which hides the reject reason and the statistics).
 ///
 /// One instance serves one attempt and is used by one thread (the output's publisher thread),
-/// except `cancel`, which may come from any thread: a connect in progress ends within 100 ms.
+/// except `cancel` and `statistics`, which may come from any thread: a connect in progress ends
+/// within 100 ms.
 public final class SRTCaller: @unchecked Sendable {
-    // @unchecked: `socket` is the only state shared with `cancel`, and it sits behind its lock;
-    // the connect and send calls are made by the one publisher thread.
+    // @unchecked: `socket` is the only state shared with `cancel` and `statistics`, and it sits
+    // behind its lock (the handed counts are atomics); the connect and send calls are made by the
+    // one publisher thread.
     private let host: String
     private let port: UInt16
     private let options: SRTCallerOptions
     /// The libsrt socket id; nil before `connect` made it and after `close`/`cancel`.
     private let socket = Lock<Int32?>(nil)
     private let cancelled = Lock(false)
+    /// Messages and payload bytes `send` handed to libsrt (for `statistics`, read from any thread).
+    let handedPackets = Atomic<Int>(0)
+    let handedBytes = Atomic<Int>(0)
+    /// How long the connect's handshake took (ns; 0 before it succeeded), for `statistics`.
+    let handshakeNanoseconds = Atomic<UInt64>(0)
 
     /// The largest message one `send` takes: 7 MPEG-TS packets of 188 bytes (SRT_LIVE_DEF_PLSIZE).
     public static let messageSize = Int(csrt_live_message_size())
@@ -76,6 +84,7 @@ public final class SRTCaller: @unchecked Sendable {
                 close()
                 throw error
             }
+            let handshakeStart = MonotonicTime.now()
             let poll = address.withUnsafeBytes { bytes in
                 csrt_start_connect(id, bytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), Int32(bytes.count))
             }
@@ -90,7 +99,10 @@ public final class SRTCaller: @unchecked Sendable {
                 state = csrt_wait_connected(poll, id, Self.connectSliceMilliseconds)
             }
             srt_epoll_release(poll)
-            if state == 1 { return }
+            if state == 1 {
+                handshakeNanoseconds.store(UInt64(max(0, MonotonicTime.now().nanoseconds(since: handshakeStart))), ordering: .relaxed)
+                return
+            }
             lastError = connectError(of: id)
             close()
             if cancelled.withLock({ $0 }) { throw SRTError(.cancelled, detail: "stopping") }
@@ -104,7 +116,11 @@ public final class SRTCaller: @unchecked Sendable {
     public func send(_ bytes: UnsafeRawBufferPointer) throws(SRTError) {
         guard let id = socket.withLock({ $0 }) else { throw SRTError(.lost, detail: "not connected") }
         let sent = csrt_send_message(id, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(bytes.count))
-        guard sent == SRT_ERROR else { return }
+        guard sent == SRT_ERROR else {
+            handedBytes.add(bytes.count, ordering: .releasing)
+            handedPackets.add(1, ordering: .releasing)
+            return
+        }
         throw SRTError(cancelled.withLock({ $0 }) ? .cancelled : .lost, detail: Self.lastError())
     }
 
@@ -132,6 +148,9 @@ public final class SRTCaller: @unchecked Sendable {
         var left = timespec()
         while nanosleep(&time, &left) != 0 && errno == EINTR { time = left }
     }
+
+    /// The connection's socket id while it is open (copied out of its lock).
+    var liveSocket: Int32? { socket.withLock { $0 } }
 
     /// Closes the socket (idempotent).
     public func close() {

@@ -91,6 +91,7 @@ enum MetricsExporter {
         if let leg = output.activeLeg {
             gauge("camcast_output_active_leg", "A failover output's leg that carries the stream: 1 the primary, 2 the first backup, …", labels, Double(leg))
         }
+        if let link = output.srtLink { export(link, labels: labels, gauge: gauge, counter: counter) }
         guard output.isNetwork else { return }
         counter("camcast_output_connect_attempts_total", "Connection attempts started.", labels, output.connectAttempts)
         for reason in failureReasons {
@@ -109,6 +110,30 @@ enum MetricsExporter {
         gauge(
             "camcast_output_last_publish_time_seconds", "Unix time of the last successful publish; 0 before the first.", labels,
             output.lastPublishUnixSeconds)
+    }
+
+    /// An SRT output's link as libsrt reports it: every SRT output has every series from the start.
+    private static func export(
+        _ link: SRTLinkReading, labels: [(String, String)], gauge: (String, String, [(String, String)], Double) -> Void,
+        counter: (String, String, [(String, String)], Int) -> Void
+    ) {
+        gauge("camcast_output_srt_rtt_seconds", "SRT's smoothed round-trip time; 0 without a connection.", labels, link.roundTripSeconds)
+        gauge(
+            "camcast_output_srt_send_buffer_seconds", "Media time SRT holds unacknowledged; packets older than the latency come too late.",
+            labels, link.sendBufferSeconds)
+        gauge("camcast_output_srt_send_buffer_bytes", "Payload SRT holds unacknowledged.", labels, Double(link.sendBufferBytes))
+        gauge(
+            "camcast_output_srt_bandwidth_bytes_per_second", "SRT's estimate of the link's capacity (packet pairs).", labels,
+            link.bandwidthBytesPerSecond)
+        gauge(
+            "camcast_output_srt_send_rate_bytes_per_second", "What SRT sent over its last interval, retransmissions included.", labels,
+            link.sendRateBytesPerSecond)
+        counter("camcast_output_srt_sent_packets_total", "SRT data packets sent (each once; retransmissions not counted).", labels, link.sentPackets)
+        counter("camcast_output_srt_retransmitted_packets_total", "SRT data packets sent again.", labels, link.retransmittedPackets)
+        counter("camcast_output_srt_lost_packets_total", "SRT data packets the receiver reported lost.", labels, link.lostPackets)
+        counter(
+            "camcast_output_srt_dropped_packets_total", "SRT data packets dropped as too late for the receiver's latency.", labels,
+            link.droppedPackets)
     }
 
     /// A recording's own figures (its bytes written are `camcast_output_sent_bytes_total`). The

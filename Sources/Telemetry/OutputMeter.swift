@@ -26,6 +26,8 @@ public final class OutputMeter: Sendable {
     /// Reads the figures the output's queue keeps itself (depth, drops), at report time, as a
     /// Prometheus collector does: the queue's own lock, never one held across I/O.
     private let probe = Lock<Callback<Void, OutputProbe>?>(nil)
+    /// An SRT output's link as libsrt last reported it; nil for every other kind.
+    private let srtLink: Lock<SRTLinkTotals>?
     private let life: Lock<Life>
 
     struct Life {
@@ -48,6 +50,7 @@ public final class OutputMeter: Sendable {
         self.kind = kind
         self.target = target
         self.leg = leg
+        srtLink = kind == "srt" ? Lock(SRTLinkTotals()) : nil
         life = Lock(Life(phase: .starting, sinceUnixMilliseconds: WallClock.nowMilliseconds(), sinceMonotonic: .now, downSince: .now))
     }
 
@@ -106,6 +109,17 @@ public final class OutputMeter: Sendable {
         life.withLock { $0.lastError = text }
     }
 
+    /// An SRT output's live connection number `connection` (its counts since it was made), as
+    /// libsrt reports it now; nothing for another kind.
+    public func recordSRTLink(_ reading: SRTLinkReading, connection: Int) {
+        srtLink?.withLock { $0.record(reading, connection: connection) }
+    }
+
+    /// An SRT output has no live connection now: its link's gauges read zero, its counts stay.
+    public func srtLinkEnded() {
+        srtLink?.withLock { $0.connectionEnded() }
+    }
+
     public func setProbe(_ read: @escaping @Sendable () -> OutputProbe) {
         probe.withLock { $0 = Callback(read) }
     }
@@ -129,7 +143,7 @@ public final class OutputMeter: Sendable {
             droppedCongestion: queue.droppedCongestion, droppedDisconnected: queue.droppedDisconnected,
             queueSeconds: Double(queue.queuedMilliseconds) / 1000, queuedPackets: queue.queuedPackets,
             lastPublishUnixSeconds: Double(lastPublishUnixMilliseconds.load(ordering: .relaxed)) / 1000, recording: queue.recording,
-            leg: leg, activeLeg: activeLeg.load(ordering: .relaxed) == 0 ? nil : activeLeg.load(ordering: .relaxed))
+            srtLink: srtLink?.withLock { $0.reading }, leg: leg, activeLeg: activeLeg.load(ordering: .relaxed) == 0 ? nil : activeLeg.load(ordering: .relaxed))
     }
 
     static func seconds(since instant: ContinuousClock.Instant) -> Double {

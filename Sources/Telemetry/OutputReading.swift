@@ -25,6 +25,9 @@ public struct OutputReading: Sendable, Equatable, Codable {
     public var lastPublishUnixSeconds: Double
     /// A segmented recording's figures (where it writes, what it kept and deleted); nil otherwise.
     public var recording: RecordingReading? = nil
+    /// An SRT output's link as libsrt reports it (RTT, send buffer, retransmissions, drops); nil
+    /// for every other kind.
+    public var srtLink: SRTLinkReading? = nil
     /// The leg of a failover or dual-ingest output (`OutputMeter.leg`); nil for an output of its own.
     public var leg: String? = nil
     /// A failover output's leg that carries the stream (1 the primary); nil for any other output.

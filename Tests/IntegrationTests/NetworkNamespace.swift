@@ -40,11 +40,12 @@ final class NetworkNamespace {
         return result
     }
 
-    /// Drops every packet to `port` (client → server direction): a black hole for the connection.
-    func blackHole(port: Int) throws {
+    /// Drops every packet to `port` (client → server direction): a black hole for the connection
+    /// (`transport` "udp" for SRT's).
+    func blackHole(port: Int, transport: String = "tcp") throws {
         try run(["nft", "add", "table", "inet", "blackhole"])
         try run(["nft", "add", "chain", "inet", "blackhole", "in", "{ type filter hook input priority 0; }"])
-        try run(["nft", "add", "rule", "inet", "blackhole", "in", "tcp", "dport", "\(port)", "drop"])
+        try run(["nft", "add", "rule", "inet", "blackhole", "in", transport, "dport", "\(port)", "drop"])
     }
 
     func removeBlackHole() throws {
