@@ -13,20 +13,22 @@ struct AdaptiveBitrateTests {
     static let link = (rate: "600kbit", burst: "32kbit", latency: "400ms")
 
     /// 1200 kbit/s configured; 30 s over a 600 kbit/s link, then 30 s free. Without adaptation
-    /// 1366 of 1800 frames arrived (the rest dropped up to the next keyframe, issue 16).
+    /// 1366 of 1800 frames arrived (the rest dropped up to the next keyframe, issue 16). With it,
+    /// every picture the encoder made reaches the server.
     @Test func theBitrateFollowsAThrottledLinkAndClimbsBackWhenItFrees() throws {
         try #require(Environment.hasNetworkFaultParts, "\(Environment.networkFaultsMissing)")
         let namespace = try NetworkNamespace()
         let server = try RTMPServer(namespace: namespace)
+        let reference = try Project.scratchDirectory("abr-600").appendingPathComponent("encoded.flv")
         try namespace.throttle(rate: Self.link.rate, burst: Self.link.burst, latency: Self.link.latency)
         let command = namespace.execPrefix + [Project.camcastBinary.path, "run"] + Self.video + [
-            "--duration", "60", "--output", server.url(app: "rec", name: Self.streamKey),
+            "--duration", "60", "--output", server.url(app: "rec", name: Self.streamKey), "--output", reference.path,
         ]
         let camcast = try ProcessRunner.start(command[0], Array(command.dropFirst()))
-        // Stream time 0 is the first frame, a moment after "streaming" is logged.
-        try #require(camcast.waitForLog("streaming", timeout: 20), "\(camcast.stderrSoFar)")
-        let started = Date()
-        Thread.sleep(until: started.addingTimeInterval(30))
+        // Stream time 0 is the first picture, captured before the server recorded it: lifted 30 s
+        // after the test saw that picture, the throttle covered at least the first 30 s of stream time.
+        let firstSeen = try #require(server.firstPictureRecorded(Self.streamKey, timeout: 20), "\(camcast.stderrSoFar)")
+        Thread.sleep(until: firstSeen.addingTimeInterval(30))
         try namespace.removeThrottle()
         let result = try camcast.wait(timeout: 60)
         try server.stop()
@@ -43,40 +45,56 @@ struct AdaptiveBitrateTests {
         let recording = server.recording(Self.streamKey)
         let check = try ResumedStreamCheck(recording, unencodedSlots: unencoded)
         #expect(check.problems.isEmpty, "\(check.problems); \(stopped)")
+        let delivered = try DeliveredPictures(recording: recording, reference: reference)
         let packets = try ProbedVideo.packets(recording)
-        // Stream time runs a little behind the wall clock the throttle was lifted by (the
-        // first frame comes after "streaming"): one second of margin on each side.
+        // The throttle covered stream time 0–30 s at least (above): its last 10 s, one second
+        // before its end; the free link's last 10 s.
         let throttledEnd = ProbedVideo.kbps(packets, in: 19_000...29_000)
-        let freeEnd = ProbedVideo.kbps(packets, in: 50_000...59_900)
-        let summary = "received \(packets.count) of \(frames) frames (\(unencoded) skipped at the source or dropped at the encoder); last 10 s throttled \(Int(throttledEnd)) kbit/s, "
-            + "last 10 s free \(Int(freeEnd)) kbit/s; changes: \(lowered.count) lowered, "
+        let freeEnd = Self.encoderKbps(packets, in: 50_000...59_900)
+        let summary = "\(delivered.summary); \(frames) frames encoded, \(unencoded) slots skipped at the source or dropped at the encoder; "
+            + "last 10 s throttled \(Int(throttledEnd)) kbit/s, last 10 s free \(Int(freeEnd)) kbit/s per picture × 30; changes: \(lowered.count) lowered, "
             + "\(lines.filter { $0.contains("bitrate raised") }.count) raised"
+        print("AdaptiveBitrateTests 600: \(summary)")
+        for line in lines where line.contains("bitrate") { print("AdaptiveBitrateTests 600 log: \(line)") }
         // Every slot of the 60 s was encoded, or skipped at the source or dropped at the encoder's
         // full queue: how many is the machine's speed (1345 encoded on one loaded core), not the
         // adapter's doing.
         #expect(frames > 0 && abs(frames + unencoded - 60 * 30) <= 2, "\(summary)")
-        #expect(Double(packets.count) >= 0.9 * Double(frames), "\(summary)")
+        // Every picture the encoder made reached the server, from the first to the last, and not
+        // one GOP was dropped on the way: judged against the run's own file output, picture by
+        // picture, so the source's skips on a loaded machine excuse nothing here.
+        #expect(delivered.lost.isEmpty, "a GOP dropped: \(summary)")
+        #expect(delivered.problems.isEmpty, "\(summary)")
+        #expect(delivered.missingAtStart == 0 && delivered.missingAtEnd == 0, "\(summary)")
         #expect(throttledEnd <= 600, "\(summary)")
         #expect(freeEnd > 1000, "\(summary)")
-        print("AdaptiveBitrateTests: \(summary)")
-        for line in lines where line.contains("bitrate") { print("AdaptiveBitrateTests log: \(line)") }
     }
 
-    /// The issue-30 case: 1200 kbit/s configured, 400 kbit/s for 60 s, then free. From 10 s on
-    /// the bitrate settles: 90 % of the 2-s windows (x264's VBV lets one second reach 1.5× the
-    /// rate around a keyframe) carry 60–100 % of the link, no GOP is dropped after the first 5 s,
-    /// at most one change per 15 s; once the link frees, the configured rate is back within 30 s.
+    /// The field trial's case (issues 30 and 41): 1200 kbit/s configured, the link free for 5 s
+    /// from the first picture, 400 kbit/s for the next 60 s, then free. Claims: from 10 s after
+    /// the throttle begins to its end, 90 % of the 2-s windows (x264's VBV lets one second reach
+    /// 1.5× the rate around a keyframe) carry 60–100 % of the link, and any two bitrate changes
+    /// are 15 s apart or more; no GOP is dropped on the free link, at most one in the throttle's
+    /// first 5 s (what waits was encoded at the old rate, README "Last resort"), none after; once
+    /// the link frees, the configured rate is back within 30 s.
     @Test func onASteadySlowLinkTheBitrateSettlesAndComesBackWhenItFrees() throws {
         try #require(Environment.hasNetworkFaultParts, "\(Environment.networkFaultsMissing)")
         let namespace = try NetworkNamespace()
         let server = try RTMPServer(namespace: namespace)
-        try namespace.throttle(rate: "400kbit", burst: Self.link.burst, latency: Self.link.latency)
+        let reference = try Project.scratchDirectory("abr-400").appendingPathComponent("encoded.flv")
+        // The throttle's MTU from the start: the connection's segment size must not change under it.
+        try namespace.run(["ip", "link", "set", "lo", "mtu", "1500"])
         let command = namespace.execPrefix + [Project.camcastBinary.path, "run"] + Self.video + [
-            "--duration", "95", "--output", server.url(app: "rec", name: Self.streamKey),
+            "--duration", "100", "--output", server.url(app: "rec", name: Self.streamKey), "--output", reference.path,
         ]
+        let launched = Date()
         let camcast = try ProcessRunner.start(command[0], Array(command.dropFirst()))
-        try #require(camcast.waitForLog("streaming", timeout: 20), "\(camcast.stderrSoFar)")
-        Thread.sleep(until: Date().addingTimeInterval(60))
+        let firstSeen = try #require(server.firstPictureRecorded(Self.streamKey, timeout: 20), "\(camcast.stderrSoFar)")
+        Thread.sleep(until: firstSeen.addingTimeInterval(5))
+        let throttled = Date()
+        try namespace.throttle(rate: "400kbit", burst: Self.link.burst, latency: Self.link.latency)
+        Thread.sleep(until: firstSeen.addingTimeInterval(65))
+        let freed = Date()
         try namespace.removeThrottle()
         let result = try camcast.wait(timeout: 80)
         try server.stop()
@@ -89,46 +107,78 @@ struct AdaptiveBitrateTests {
         let recording = server.recording(Self.streamKey)
         let check = try ResumedStreamCheck(recording, unencodedSlots: unencoded)
         #expect(check.problems.isEmpty, "\(check.problems); \(stopped)")
+        let delivered = try DeliveredPictures(recording: recording, reference: reference)
         let packets = try ProbedVideo.packets(recording)
 
-        // Changes on the stream's clock: the log's UTC time after the "streaming" line's.
-        let start = try #require(lines.first { $0.contains("streaming") }.flatMap(Self.logSeconds))
+        // Every time in seconds after the launch, on the machine's one wall clock (the log's UTC
+        // stamps and the test's Dates). The first picture (stream time 0) was captured after the
+        // launch and before the test saw it recorded: at `firstCapture` ∈ [0, seenAt]. A picture
+        // of stream time s was captured at s + firstCapture, so a bound on when it was made
+        // reads s against the side of that interval that cannot blame the product wrongly.
+        let seenAt = firstSeen.timeIntervalSince(launched)
+        let throttleStart = throttled.timeIntervalSince(launched)
+        let throttleEnd = freed.timeIntervalSince(launched)
         let changes = lines.filter { $0.contains("bitrate lowered") || $0.contains("bitrate raised") }
-            .compactMap { line in Self.logSeconds(line).map { (at: $0 - start, line: line) } }
-        let settled = changes.filter { (10...60).contains($0.at) }
-        // A window the source starved (frames skipped or dropped at the encoder while the machine
-        // was loaded: seen once, 126 frames, two windows at 140–160 kbit/s with no change of
-        // bitrate) says nothing about the link; it is left out, and most must be judged.
-        let windows = stride(from: 10_000, to: 60_000, by: 2000).filter { start in
-            unencoded == 0 || packets.count { (start..<start + 2000).contains($0.ptsMilliseconds) } >= 54
-        }.map { ProbedVideo.kbps(packets, in: $0...($0 + 2000)) }
-        let inBand = windows.count { (240...400).contains($0) }
-        // A dropped GOP leaves a hole of most of a GOP (2 s) in the recording's timestamps; a
-        // frame skipped at the source or dropped at the encoder, one frame interval.
-        let holes = zip(packets, packets.dropFirst()).filter { $0.0.dtsMilliseconds >= 5000 && $0.1.dtsMilliseconds - $0.0.dtsMilliseconds > 500 }
-            .map { "\($0.0.dtsMilliseconds)…\($0.1.dtsMilliseconds)" }
-        let backAt = changes.first { $0.at > 58 && $0.line.contains("→ 1200 kbit/s") }?.at
-        let freeEnd = ProbedVideo.kbps(packets, in: 90_000...94_000)
-        let summary = "windows in 240–400 kbit/s: \(inBand) of \(windows.count) judged (\(windows.map { Int($0) })); "
-            + "changes in 10–60 s: \(settled.count) at \(settled.map { Int($0.at) }); holes after 5 s: \(holes); "
-            + "back at 1200 at \(backAt.map { String(format: "%.1f", $0) } ?? "never") s; 90–94 s: \(Int(freeEnd)) kbit/s; "
-            + "\(packets.count) frames (\(unencoded) skipped at the source or dropped at the encoder)"
+            .compactMap { line in CamcastLog.time(of: line).map { (at: $0.timeIntervalSince(launched), line: line) } }
+        let settledPart = (throttleStart + 10)...throttleEnd
+        let settled = changes.filter { settledPart.contains($0.at) }
+        let spacings = zip(settled, settled.dropFirst()).map { $0.1.at - $0.0.at }
+        // The 2-s windows of stream time made wholly inside the settled part: from its start
+        // (firstCapture ≥ 0) to its end less `seenAt` (firstCapture ≤ seenAt). A window the source
+        // starved (frames it skipped on a loaded machine: seen once, two windows at 140–160 kbit/s
+        // with no change of bitrate) says nothing about the link: only windows the recording holds
+        // 90 % of the frames of (54 of 60) are judged, and most must be.
+        let windowStarts = stride(from: Int(settledPart.lowerBound * 1000), through: Int((throttleEnd - seenAt) * 1000) - 2000, by: 2000)
+        // What a window carried may not exceed the link (400); its lower bound (60 %) is judged
+        // per picture (encoderKbps), as the source's skips lower what a second carries.
+        let windows = windowStarts.filter { start in
+            packets.count { (start..<start + 2000).contains($0.ptsMilliseconds) } >= 54
+        }.map { (carried: ProbedVideo.kbps(packets, in: $0...($0 + 2000)), encoder: Self.encoderKbps(packets, in: $0...($0 + 2000))) }
+        let inBand = windows.count { $0.carried <= 400 && $0.encoder >= 240 }
+        // Pictures lost on the way (DeliveredPictures: against the run's own file output, so the
+        // source's skips are no loss). An overflow after the throttle began loses the pictures
+        // waiting then and the ones after it up to the keyframe that follows; the last of them
+        // was queued after the overflow, a picture's capture→queue time after its capture, which
+        // `seenAt` exceeds by the first picture's (capture→server). So a run whose last picture
+        // was made before the throttle even with firstCapture = seenAt was lost on the free link.
+        let onTheFreeLink = delivered.lost.filter { Double($0.lastMilliseconds) / 1000 + seenAt < throttleStart }
+        // A run whose first picture was made more than 5 s into the throttle even with
+        // firstCapture = 0 came after the throttle's start (lenient by firstCapture, the startup).
+        let afterTheStart = delivered.lost.filter { Double($0.firstMilliseconds) / 1000 > throttleStart + 5 }
+        let backAt = changes.first { $0.at > throttleEnd && $0.line.contains("→ 1200 kbit/s") }?.at
+        // The recording's last 4 s: made after the link had been free for 30 s (the run lasts 100 s).
+        let lastPicture = packets.last?.ptsMilliseconds ?? 0
+        let freeEnd = Self.encoderKbps(packets, in: (lastPicture - 4000)...lastPicture)
+        let timing = String(format: "first picture seen at %.1f s; throttled %.1f–%.1f s; ", seenAt, throttleStart, throttleEnd)
+        let judged = "windows in 240–400 kbit/s: \(inBand) of \(windows.count) judged (carried/per picture: \(windows.map { "\(Int($0.carried))/\(Int($0.encoder))" })); "
+        let spacing = "changes from \(Int(settledPart.lowerBound)) s: \(settled.count) at \(settled.map { Int($0.at) }), spacing \(spacings.map { Int($0) }) s; "
+        let back: String = backAt.map { String(format: "%.1f", $0) } ?? "never"
+        let end = "back at 1200 at \(back) s; last 4 s: \(Int(freeEnd)) kbit/s per picture × 30; \(packets.count) pictures received, "
+            + "\(unencoded) slots skipped at the source or dropped at the encoder"
+        let summary: String = timing + judged + spacing + delivered.summary + "; " + end
         print("AdaptiveBitrateTests 400: \(summary)")
         for change in changes { print("AdaptiveBitrateTests 400 log: \(String(format: "%5.1f", change.at)) \(change.line)") }
         #expect(windows.count >= 20, "\(summary)")
         #expect(Double(inBand) >= 0.9 * Double(windows.count), "\(summary)")
-        #expect(holes.isEmpty, "\(summary)")
-        #expect(settled.count <= 50 / 15, "\(summary)")
-        #expect((backAt ?? .infinity) <= 90, "\(summary)")
+        #expect(spacings.allSatisfy { $0 >= 15 }, "at most one change per 15 s: \(summary)")
+        #expect(onTheFreeLink.isEmpty, "a GOP dropped before the throttle: \(onTheFreeLink); \(summary)")
+        #expect(delivered.lost.count <= 1, "more than one GOP dropped: \(summary)")
+        #expect(afterTheStart.isEmpty, "a GOP dropped after the throttle's first 5 s: \(afterTheStart); \(summary)")
+        #expect(delivered.problems.isEmpty && delivered.missingAtStart == 0 && delivered.missingAtEnd == 0, "\(summary)")
+        #expect((backAt ?? .infinity) <= throttleEnd + 30, "\(summary)")
         #expect(freeEnd >= 1000, "\(summary)")
     }
 
-    /// Seconds of the day from a log line's leading UTC timestamp (`2026-11-26T04:00:16.123Z`).
-    static func logSeconds(_ line: String) -> Double? {
-        guard let t = line.firstIndex(of: "T") else { return nil }
-        let clock = line[line.index(after: t)...].prefix { $0 != "Z" && $0 != " " }.split(separator: ":")
-        guard clock.count == 3, let h = Double(clock[0]), let m = Double(clock[1]), let s = Double(clock[2]) else { return nil }
-        return h * 3600 + m * 60 + s
+    /// The rate the encoder ran at over `range` (stream time, ms): the bits of the pictures the
+    /// recording holds there, per picture, times 30 fps. With zerolatency, x264 budgets each
+    /// picture as 1/fps of a second (`b_vfr_input` 0), so slots the source skipped on a loaded
+    /// machine lower what a second of the recording carries but not what a picture does: a lower
+    /// bound on the bitrate judged this way holds at any speed (1110–1150 kbit/s at a 1200 target
+    /// with the test pattern, README "Measured").
+    static func encoderKbps(_ packets: [ProbedVideo.Packet], in range: ClosedRange<Int>) -> Double {
+        let inside = packets.filter { range.contains($0.ptsMilliseconds) }
+        guard !inside.isEmpty else { return 0 }
+        return Double(inside.reduce(0) { $0 + $1.bytes }) * 8 / Double(inside.count) * 30 / 1000
     }
 
     /// Two RTMP outputs, only one of them throttled: the encoder runs at what the slow one
@@ -138,13 +188,14 @@ struct AdaptiveBitrateTests {
         let namespace = try NetworkNamespace()
         let fast = try RTMPServer(namespace: namespace)
         let slow = try RTMPServer(namespace: namespace)
+        let reference = try Project.scratchDirectory("abr-two").appendingPathComponent("encoded.flv")
         try namespace.throttle(port: slow.port, rate: Self.link.rate, burst: Self.link.burst, latency: Self.link.latency)
         // TCP over this bucket has moments (a loss burst, a retransmission timeout) when it carries
         // barely 250 kbit/s; a floor below that lets the encoder follow those too. With the default
         // floor (300) such a moment is below the floor, where a GOP drop is the designed last resort.
         let command = namespace.execPrefix + [Project.camcastBinary.path, "run"] + Self.video + [
             "--min-bitrate", "100", "--duration", "40", "--output", fast.url(app: "rec", name: Self.streamKey),
-            "--output", slow.url(app: "rec", name: Self.streamKey),
+            "--output", slow.url(app: "rec", name: Self.streamKey), "--output", reference.path,
         ]
         let result = try ProcessRunner.run(command[0], Array(command.dropFirst()), timeout: 90)
         try fast.stop()
@@ -167,10 +218,14 @@ struct AdaptiveBitrateTests {
 
         let stopped = lines.first { $0.contains(" stopped ") } ?? ""
         let unencoded = CamcastLog.unencodedSlots(in: stopped) ?? -1
+        let encoded = try HashedPackets(reference)
         for server in [fast, slow] {
             let recording = server.recording(Self.streamKey)
             let check = try ResumedStreamCheck(recording, unencodedSlots: unencoded)
             #expect(check.problems.isEmpty, "\(check.problems); \(stopped)")
+            // Not only by camcast's own counts: every picture the encoder made is in the recording.
+            let delivered = try DeliveredPictures(recording: recording, encoded: encoded)
+            #expect(delivered.lost.isEmpty && delivered.problems.isEmpty, "port \(server.port): \(delivered.summary)")
             let packets = try ProbedVideo.packets(recording)
             let lastTen = ProbedVideo.kbps(packets, in: 29_000...39_000)
             // The fast output gets what the slow link carries, not the configured 1200.

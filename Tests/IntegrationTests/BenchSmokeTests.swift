@@ -56,5 +56,23 @@ struct BenchSmokeTests {
                 in: result.stdout, range: NSRange(result.stdout.startIndex..., in: result.stdout))
             #expect(matches >= 1, "no line matching \(pattern) in:\n\(result.stdout)")
         }
+        // Latency with sound (issue 40): the same clip paced with and without the silent AAC track,
+        // p50 and p99 of each and the paired difference, all numbers; only what holds at any speed
+        // is checked (a run's p99 is at least its p50, and so is the median of them).
+        for source in ["none", "silent"] {
+            let figures = try Self.numbers(#"audio \#(source): +cpu (\#(number))s +latency p50 (\#(number)) p99 (\#(number)) ms"#, in: result.stdout)
+            #expect(figures.count == 3, "no latency figures with audio \(source) in:\n\(result.stdout)")
+            if figures.count == 3 { #expect(figures[2] >= figures[1], "audio \(source): p99 below p50: \(figures)") }
+        }
+        let difference = try Self.numbers(
+            #"latency silent − none \(capture→socket, ms, paired\): p50 ([-+]\#(number)) +p99 ([-+]\#(number))"#, in: result.stdout)
+        #expect(difference.count == 2, "no paired latency difference in:\n\(result.stdout)")
+    }
+
+    /// The numbers `pattern`'s groups capture in its first match in `text`; empty when none matches.
+    static func numbers(_ pattern: String, in text: String) throws -> [Double] {
+        let regex = try NSRegularExpression(pattern: pattern)
+        guard let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { return [] }
+        return (1..<match.numberOfRanges).compactMap { Range(match.range(at: $0), in: text).flatMap { Double(text[$0]) } }
     }
 }

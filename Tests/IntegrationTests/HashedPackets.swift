@@ -42,6 +42,7 @@ struct HashedPackets {
                 located.startsWithKeyframe = packet.isKeyframe
             } else if index != next {
                 located.problems.append("\(recording.name): pictures #\(next)…#\(index - 1) missing inside the recording")
+                located.missing.append(next...(index - 1))
             }
             let first = recording.packets[0].dts, base = packets[located.first].dts
             if packet.dts - first != packets[index].dts - base || packet.isKeyframe != packets[index].isKeyframe {
@@ -76,5 +77,7 @@ struct HashedPackets {
         var count = 0
         var startsWithKeyframe = false
         var problems: [String] = []
+        /// The runs of the reference's pictures (indices) missing between the first and the last found.
+        var missing: [ClosedRange<Int>] = []
     }
 }
