@@ -12,13 +12,6 @@ struct VividStreamTests {
     /// never returns.
     static let outageRunLimit = 40
 
-    @Test(.timeLimit(.minutes(8)))
-    func vividCameraArrivesWholeAtTheHostServer() throws {
-        guard let (run, recording) = try Self.stream(seconds: 10) else { return }
-        #expect(run.line("capture started")?.contains("driver=vivid") == true, "not capturing vivid:\n\(run.log)")
-        try Self.checkRecording(recording, of: run)
-    }
-
     /// The camera is unplugged (vivid's `disconnect`) mid-stream: the host keeps receiving frames
     /// (placeholders) on the same connection, and live ones once the device is back. YUYV also
     /// takes the conversion path into the encoder.
@@ -47,6 +40,10 @@ struct VividStreamTests {
             seconds: Self.outageRunLimit,
             event: .init(afterStreamingSeconds: 3, command: "\(control)=100; sleep 5; \(control)=0", stopSecondsAfterReturn: 3))
         else { return }
+        // The plain stream's checks too (a run of its own cost a VM boot, ~30 CPU-s of a CI bound
+        // by CPU): vivid's default NV12 captured, and before and after the silence every frame
+        // at the host, whole (checkRecording).
+        #expect(run.line("capture started")?.contains("driver=vivid") == true, "not capturing vivid:\n\(run.log)")
         try Self.checkOneOutageOnOneConnection(run, camera: "failing", reason: "no frame for")
         #expect(run.lines("status [camera failing]").count >= 2, "\(run.log)")
         // Silence shorter than half a second is left alone (jitter); after that, placeholders,
