@@ -39,10 +39,11 @@ enum ScheduleClock {
     static func window(of schedule: Schedule, unsetClock: CamcastConfig.ScheduleConfig.UnsetClock) -> ScheduledOutput.Window {
         let now = now()
         switch schedule.state(at: now) {
-        case .open: return .open
+        case .open(let next): return .open(closes: next.map { schedule.localDescription(of: $0) })
         case .closed(let next):
             return .closed(next: next.map { schedule.localDescription(of: $0) }, inSeconds: next.map { $0.at.secondsSince1970 - now.secondsSince1970 })
-        case .unsetClock: return unsetClock == .stream ? .open : .closed(next: "the clock is set (unset_clock: rest)")
+        case .unsetClock:
+            return unsetClock == .stream ? .open(closes: "the clock is set (unset_clock: stream)") : .closed(next: "the clock is set (unset_clock: rest)")
         }
     }
 }

@@ -13,7 +13,9 @@ import Telemetry
 package final class ScheduledOutput: StreamOutput {
     /// What the schedule says now.
     package enum Window: Sendable, Equatable {
-        case open
+        /// Open; `closes`: when and why it closes next, as the operator reads it (nil: not within a
+        /// year, or a clock not yet set that `unset_clock: stream` streams through).
+        case open(closes: String?)
         /// Closed; `next`: when and why it opens next, as the operator reads it (nil: not within a
         /// year); `inSeconds`: how far away that start is on the wall clock (nil: none known).
         case closed(next: String?, inSeconds: Int64? = nil)
@@ -109,6 +111,10 @@ package final class ScheduledOutput: StreamOutput {
             rest.withLock { $0 = ScheduleRest(opensAt: opensAt, next: next) }
         } else {
             rest.withLock { $0 = nil }
+        }
+        switch window {
+        case .open(let closes): meter.describeSchedule("open until \(closes ?? "no stop within a year")")
+        case .closed(let next, _): meter.describeSchedule("rests until \(next ?? "no window within a year")")
         }
         switch (window, current.withLock({ $0 }) != nil) {
         case (.open, false):

@@ -45,6 +45,7 @@ enum StatusPage {
               cell(row, output.phase + " for " + seconds(output.secondsInPhase), "state " + (output.up || resting ? "ok" : "bad"));
               let details = (output.sentBytes / 1e6).toFixed(1) + " MB sent, queue " + output.queueSeconds.toFixed(1) + " s";
               if (output.kind === "rtmp") details += ", " + output.connectAttempts + " attempts";
+              if (output.schedule && !resting) details += "; " + output.schedule;
               if (output.lastError) details += (resting ? "; " : "; last error: ") + output.lastError;
               cell(row, details);
             }

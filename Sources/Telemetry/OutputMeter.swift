@@ -35,6 +35,7 @@ public final class OutputMeter: Sendable {
         var sinceUnixMilliseconds: Int
         var sinceMonotonic: ContinuousClock.Instant
         var lastError: String?
+        var schedule: String?
         /// Failed connect attempts by reason (a short fixed word, see `ConnectFailure`).
         var failures: [String: Int] = [:]
         /// The server's reconnect requests, by what became of them.
@@ -109,6 +110,11 @@ public final class OutputMeter: Sendable {
         life.withLock { $0.lastError = text }
     }
 
+    /// Where a scheduled output's window stands (`OutputReading.schedule`).
+    public func describeSchedule(_ text: String?) {
+        life.withLock { $0.schedule = text }
+    }
+
     /// An SRT output's live connection number `connection` (its counts since it was made), as
     /// libsrt reports it now; nothing for another kind.
     public func recordSRTLink(_ reading: SRTLinkReading, connection: Int) {
@@ -143,7 +149,8 @@ public final class OutputMeter: Sendable {
             droppedCongestion: queue.droppedCongestion, droppedDisconnected: queue.droppedDisconnected,
             queueSeconds: Double(queue.queuedMilliseconds) / 1000, queuedPackets: queue.queuedPackets,
             lastPublishUnixSeconds: Double(lastPublishUnixMilliseconds.load(ordering: .relaxed)) / 1000, recording: queue.recording,
-            srtLink: srtLink?.withLock { $0.reading }, leg: leg, activeLeg: activeLeg.load(ordering: .relaxed) == 0 ? nil : activeLeg.load(ordering: .relaxed))
+            srtLink: srtLink?.withLock { $0.reading }, leg: leg, activeLeg: activeLeg.load(ordering: .relaxed) == 0 ? nil : activeLeg.load(ordering: .relaxed),
+            schedule: life.schedule)
     }
 
     static func seconds(since instant: ContinuousClock.Instant) -> Double {

@@ -32,6 +32,9 @@ public struct OutputReading: Sendable, Equatable, Codable {
     public var leg: String? = nil
     /// A failover output's leg that carries the stream (1 the primary); nil for any other output.
     public var activeLeg: Int? = nil
+    /// An output with a schedule: where its window stands, as the operator reads it — `open until
+    /// stop  Mon 2026-11-30 16:27 +01:00  (sunset)` or `rests until start …`; nil without one.
+    public var schedule: String? = nil
 
     /// A network connection of its own (RTMP, SRT): connect attempts and failures say something.
     public var isNetwork: Bool { kind == "rtmp" || kind == "srt" }

@@ -75,11 +75,13 @@ struct ScheduledOutputTests {
         usleep(1_500_000)
         let beforeWindow = try http.get("/metrics").body
         let published = camcast.waitForLog("RTMP publishing", timeout: 15)
+        let openStatus = try http.get("/status").body
         usleep(5_000_000)
         try Self.setClock(clock, to: monday + 65)  // 07:31:02: the window is over
         let closed = camcast.waitForLog("schedule: the window closed", timeout: 10)
         usleep(2_000_000)
         let restingAgain = try http.get("/metrics").body
+        let restingStatus = try http.get("/status").body
         camcast.signal(SIGTERM)
         let result = try camcast.wait(timeout: 30)
         try server.stop()
@@ -95,6 +97,16 @@ struct ScheduledOutputTests {
         #expect(publishedAt.timeIntervalSince(windowOpensAt) <= 2.5 && publishedAt > windowOpensAt.addingTimeInterval(-1.5),
                 "published \(publishedAt.timeIntervalSince(windowOpensAt)) s after the window opened")
         #expect(OperatorHTTP.value(of: #"camcast_output_scheduled{output="rtmp-1",kind="rtmp"}"#, in: restingAgain) == 1)
+        // /status says when the open window ends, and when resting, when the next one opens (Monday's
+        // is over: Tuesday's 07:30).
+        let schedule = { (body: String) in Self.outputs(in: body).first { $0["name"] as? String == "rtmp-1" }?["schedule"] as? String }
+        let open = try #require(schedule(openStatus), "no schedule in /status: \(openStatus)")
+        #expect(open.hasPrefix("open until stop") && open.contains(" 07:31 +0"), "\(open)")
+        let rests = try #require(schedule(restingStatus), "no schedule in /status: \(restingStatus)")
+        #expect(rests.hasPrefix("rests until start Tue"), "\(rests)")
+        #expect(rests.contains(" 07:30 +0"), "\(rests)")
+        let unscheduled = Self.outputs(in: openStatus).filter { $0["name"] as? String != "rtmp-1" }
+        #expect(unscheduled.count == 2 && unscheduled.allSatisfy { $0["schedule"] == nil }, "outputs without a schedule: \(unscheduled)")
 
         // One publish, closed by its end (ffprobe reads it whole), keyframe first, every picture
         // from its first on, as the reference that ran throughout has them.
@@ -112,6 +124,12 @@ struct ScheduledOutputTests {
         try #require(!segments.isEmpty, "no segment in \(folder.path)")
         let recorded = try segments.map { try ProbedVideo.packets($0).count }.reduce(0, +)
         #expect(recorded == reference.packets.count, "the always recording has \(recorded) of \(reference.packets.count) pictures")
+    }
+
+    /// /status's outputs, as JSON objects.
+    static func outputs(in status: String) -> [[String: Any]] {
+        let json = try? JSONSerialization.jsonObject(with: Data(status.utf8)) as? [String: Any]
+        return json?["outputs"] as? [[String: Any]] ?? []
     }
 
     /// `date -d` in UTC, for instants around a zone's change (nobody here wrote GNU date either).
