@@ -52,6 +52,31 @@ final class NetworkNamespace {
         try run(["nft", "delete", "table", "inet", "blackhole"])
     }
 
+    /// Drops `percent` % of the packets to and from `port` at random, each packet on its own
+    /// (nftables `numgen random`: this kernel has no netem), both ways: the data and what the peer
+    /// sends back (acknowledgements, SRT's loss reports). Each rule counts the packets it saw and
+    /// those it dropped, for `randomLoss(port:)`.
+    func loseRandomly(percent: Int, port: Int, transport: String) throws {
+        try run(["nft", "add", "table", "inet", "loss"])
+        try run(["nft", "add", "chain", "inet", "loss", "in", "{ type filter hook input priority 0; }"])
+        for direction in ["dport", "sport"] {
+            try run(["nft", "add", "rule", "inet", "loss", "in", transport, direction, "\(port)", "counter",
+                     "numgen", "random", "mod", "100", "<", "\(percent)", "counter", "drop"])
+        }
+    }
+
+    /// What `loseRandomly` did to `port`'s packets so far, by the kernel's counters: packets seen
+    /// and dropped, to the port (`to`) and from it (`from`).
+    func randomLoss(port: Int) throws -> (to: (seen: Int, dropped: Int), from: (seen: Int, dropped: Int)) {
+        let listing = try run(["nft", "list", "table", "inet", "loss"]).stdout.split(separator: "\n")
+        func counts(_ direction: String) -> (seen: Int, dropped: Int) {
+            guard let line = listing.first(where: { $0.contains("\(direction) \(port) ") }) else { return (0, 0) }
+            let packets = line.matches(of: /counter packets (\d+)/).compactMap { Int($0.1) }
+            return packets.count == 2 ? (packets[0], packets[1]) : (0, 0)
+        }
+        return (counts("dport"), counts("sport"))
+    }
+
     /// Throttles the namespace's loopback with a token bucket (tc-tbf). The loopback's MTU goes
     /// down to Ethernet's 1500 first: tbf drops every packet larger than its bucket, and TCP
     /// over a 64 KiB loopback MTU sends segments far larger than a 32 kbit (4 KB) burst.

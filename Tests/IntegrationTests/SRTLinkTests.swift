@@ -8,9 +8,12 @@ import Testing
 @Suite(.serialized, .enabled(if: Environment.networkFaultsEnabled, Environment.networkFaultsSkipReason))
 struct SRTLinkTests {
     /// srt-live-transmit listening on `port` inside `namespace`, writing what it receives to `file`;
-    /// with `statistics`, its own counts as JSON there too (full counts, every 100 packets).
-    static func listener(in namespace: NetworkNamespace, port: UInt16, file: URL, statistics: URL? = nil) throws -> RunningProcess {
-        let uri = "srt://127.0.0.1:\(port)?mode=listener"
+    /// with `statistics`, its own counts as JSON there too (full counts, every 100 packets);
+    /// `query` adds options to its URI (`&latency=500`).
+    static func listener(in namespace: NetworkNamespace, port: UInt16, file: URL, statistics: URL? = nil, query: String = "") throws
+        -> RunningProcess
+    {
+        let uri = "srt://127.0.0.1:\(port)?mode=listener\(query)"
         let options = statistics.map { "-s:100 -f -pf:json -statsout:\($0.path)" } ?? ""
         let command = namespace.execPrefix + [
             "/bin/sh", "-c", "exec \"$0\" -a:no -q \(options) \"$1\" file://con > \"$2\"", SRTOutputTests.srtLiveTransmit, uri, file.path,
