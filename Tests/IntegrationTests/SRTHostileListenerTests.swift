@@ -98,8 +98,14 @@ struct SRTHostileListenerTests {
         }
         // Bounded: six more failed connects (libsrt's socket, its threads' buffers, each closed)
         // leave the resident size where the first six left it, within 2 MB of allocator noise.
+        // Not under AddressSanitizer (the README's manual run): its quarantine keeps every freed
+        // block (+98 to +108 MB over the six, seen) and its allocator reuses less even without
+        // one (+9.7 MB with quarantine_size_mb=0), so no bound there says anything about a leak;
+        // with detect_leaks=1 the daemon made no LeakSanitizer report.
         let (first, second) = try (#require(before), #require(after))
-        #expect(second - first < 2048, "RSS \(first) → \(second) kB over six failed connects")
+        if !Project.camcastIsAddressSanitized {
+            #expect(second - first < 2048, "RSS \(first) → \(second) kB over six failed connects")
+        }
         // The file output beside them was not held up: every picture the encoder made is there.
         let video = try ProbedVideo.probe(reference)
         #expect(try ProbedVideo.decodeErrors(reference).isEmpty)
