@@ -73,7 +73,8 @@ public struct RecordedStream: Sendable, Hashable {
     public var audioSampleRate: Int?
     public var audioChannels: Int?
     public var container: RecordingContainer
-    /// The pictures' rate: each picture's duration in the file is one interval of it.
+    /// The pictures' rate: the last picture of a recording lasts one interval of it (every other
+    /// lasts until the next).
     public var frameRate: FrameRate
 
     public init(

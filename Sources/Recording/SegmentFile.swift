@@ -11,7 +11,10 @@ import Glibc
 ///
 /// Times in the file start at the first keyframe's decode time (0), video in milliseconds, the
 /// sound in samples, counted on from its first frame so 21⅓ ms frames keep their exact length.
-/// Used by one thread only (the recorder's).
+/// A picture lasts until the next one: it waits here for the next picture's decode time (one
+/// frame interval), since a source on a loaded machine skips slots and libavformat 59's mov muxer
+/// keeps the duration it is given (one interval for a picture before a skipped slot, seen in a
+/// loaded run: 31 of 160 pictures). Used by one thread only (the recorder's).
 final class SegmentFile {
     let path: String
     private let descriptor: Int32
@@ -23,9 +26,15 @@ final class SegmentFile {
     /// edit list would otherwise start the pictures at 0 and the sound at the delay).
     private let originPts: Int64
     private let audioSampleRate: Int?
-    /// A picture's duration in the file's video time base (milliseconds): one frame interval.
+    /// The last picture's duration in the file's video time base (milliseconds), when nothing
+    /// comes after it: one frame interval.
     private let videoDuration: Int64
     private var lastDts: [Int64] = [.min, .min]
+    /// The picture that waits for the next one's decode time, then the sound that came after it
+    /// (kept behind it, so the muxer gets everything in the order it came).
+    private var waiting: [MediaPacket] = []
+    /// The decode time of the last picture taken, on the stream's clock.
+    private var lastPictureDts = Int64.min
     private var nextAudioTicks: Int64?
     /// Bytes on the disk for sure: up to the end of the last fragment synced.
     private(set) var syncedBytes: Int64 = 0
@@ -90,17 +99,43 @@ final class SegmentFile {
     /// Stream time since the segment's first keyframe, in milliseconds.
     func elapsed(at dts: Int64) -> Int64 { dts - originDts }
 
-    /// Hands `packet` to the muxer. A video keyframe closes the fragment before it, which goes to
-    /// the disk and is synced here, before anything of the next one is written.
+    /// Takes `packet` for the muxer: a picture once the next one says how long it lasts, the
+    /// sound after it behind it. A video keyframe closes the fragment before it, which goes to
+    /// the disk and is synced once the keyframe reaches the muxer, before anything of the next
+    /// fragment is written.
     func write(_ packet: MediaPacket) throws(SegmentError) {
+        guard muxer != nil else { return }
+        switch packet.mediaKind {
+        case .video:
+            // The muxer refuses a decode time that does not move on.
+            guard packet.dts > lastPictureDts else { return }
+            lastPictureDts = packet.dts
+            try writeWaiting(until: packet.dts)
+            waiting = [packet]
+        case .audio:
+            guard hasAudio else { return }
+            if waiting.isEmpty { try mux(packet, pictureDuration: videoDuration) } else { waiting.append(packet) }
+        }
+    }
+
+    /// The waiting picture, lasting until `end` (a decode time on the stream's clock), and the
+    /// sound behind it.
+    private func writeWaiting(until end: Int64) throws(SegmentError) {
+        guard let picture = waiting.first else { return }
+        let queued = waiting
+        waiting = []
+        try mux(picture, pictureDuration: end - picture.dts)
+        for sound in queued.dropFirst() { try mux(sound, pictureDuration: videoDuration) }
+    }
+
+    private func mux(_ packet: MediaPacket, pictureDuration: Int64) throws(SegmentError) {
         guard let muxer else { return }
         let isVideo = packet.mediaKind == .video
-        guard isVideo || hasAudio else { return }
         let stream = isVideo ? 0 : 1
         var dts = packet.dts - (isVideo ? originDts : originPts)
         var pts = packet.pts - originPts
         var timescale: Int32 = 1000
-        var duration = videoDuration
+        var duration = pictureDuration
         if let rate = audioSampleRate, !isVideo {
             // Sound from before the first picture has no place in this file.
             guard dts >= 0 else { return }
@@ -130,12 +165,14 @@ final class SegmentFile {
         }
     }
 
-    /// Writes the last fragment and closes the file.
-    func finish() throws(SegmentError) {
+    /// Writes the last fragment and closes the file. Its last picture lasts until `end` (the
+    /// decode time of the keyframe that opens the next file) or, with nothing after it, one frame
+    /// interval.
+    func finish(endingAt end: Int64? = nil) throws(SegmentError) {
         guard let muxer else { return }
-        let result = cavformat_mp4_finish(muxer)
         do {
-            try check(result, action: "finish")
+            try writeWaiting(until: end ?? lastPictureDts + videoDuration)
+            try check(cavformat_mp4_finish(muxer), action: "finish")
             try sync()
             completeFragments += 1
         } catch {
@@ -155,6 +192,7 @@ final class SegmentFile {
     }
 
     private func release() {
+        waiting = []
         cavformat_mp4_free(muxer)
         muxer = nil
         Glibc.close(descriptor)

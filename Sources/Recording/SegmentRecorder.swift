@@ -137,7 +137,7 @@ final class SegmentRecorder: @unchecked Sendable {
             sweep(inProgress: file.bytes)
             return
         }
-        if let error = close(file, startWall: startWall) {
+        if let error = close(file, startWall: startWall, endingAt: keyframe.dts) {
             // Most likely the disk is full: pause rather than start a file that cannot be written.
             pause(error)
             return
@@ -203,11 +203,15 @@ final class SegmentRecorder: @unchecked Sendable {
     }
 
     /// Finishes `file` (or, failing that, cuts it back to its last complete fragment) and
-    /// lists it in the index; the error, if finishing failed.
-    private func close(_ file: SegmentFile, startWall: Int) -> SegmentError? {
+    /// lists it in the index; the error, if finishing failed. `end`: the decode time of the
+    /// keyframe that opens the next segment, where the file's last picture ends.
+    private func close(_ file: SegmentFile, startWall: Int, endingAt end: Int64? = nil) -> SegmentError? {
         var failure: SegmentError?
+        let before = file.bytes
         do {
-            try file.finish()
+            // The file's last picture and its last fragment reach the muxer only now.
+            try file.finish(endingAt: end)
+            counters.bytesWritten.add(Int(file.bytes - before), ordering: .relaxed)
         } catch {
             failure = error
         }
