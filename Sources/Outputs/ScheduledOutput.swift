@@ -112,10 +112,13 @@ package final class ScheduledOutput: StreamOutput {
         } else {
             rest.withLock { $0 = nil }
         }
-        switch window {
-        case .open(let closes): meter.describeSchedule("open until \(closes ?? "no stop within a year")")
-        case .closed(let next, _): meter.describeSchedule("rests until \(next ?? "no window within a year")")
+        // Where the window stands, in one wording for /status's `schedule` and, while resting,
+        // its last error.
+        let standing = switch window {
+        case .open(let closes): closes.map { "open until \($0)" } ?? "open: no stop within a year"
+        case .closed(let next, _): next.map { "rests until \($0)" } ?? "rests: no window within a year"
         }
+        meter.describeSchedule(standing)
         switch (window, current.withLock({ $0 }) != nil) {
         case (.open, false):
             meter.restart()
@@ -129,7 +132,7 @@ package final class ScheduledOutput: StreamOutput {
                 logger.notice("schedule: the window closed; the output rests", metadata: ["name": "\(meter.name)", "output": "\(name)", "next": "\(next ?? "none within a year")"])
             }
             meter.enter(.scheduled)
-            meter.describe(next.map { "rests until \($0)" } ?? "rests: no window within a year")
+            meter.describe(standing)
         case (.open, true):
             break
         }
