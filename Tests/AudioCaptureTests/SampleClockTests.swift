@@ -8,8 +8,9 @@ import Testing
     @Test func timeAfterAMonthIsExact() {
         let clock = SampleClock(rate: 48_000, origin: MonotonicTime(nanoseconds: 5))
         let month: Int64 = 30 * 86_400
-        #expect(clock.time(ofFrame: month * 48_000).nanoseconds == 5 + UInt64(month) * 1_000_000_000)
-        #expect(clock.time(ofFrame: month * 48_000 + 1).nanoseconds == 5 + UInt64(month) * 1_000_000_000 + 20_833)
+        let monthNanoseconds: UInt64 = 5 + UInt64(month) * 1_000_000_000
+        #expect(clock.time(ofFrame: month * 48_000).nanoseconds == monthNanoseconds)
+        #expect(clock.time(ofFrame: month * 48_000 + 1).nanoseconds == monthNanoseconds + 20_833)
     }
 
     @Test func aLagWithinASecondIsKept() {

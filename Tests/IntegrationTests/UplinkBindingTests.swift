@@ -135,8 +135,9 @@ struct UplinkBindingTests {
     /// The failed attempts of the output's `reason` label (/metrics, read inside the namespace).
     static func failures(_ testbed: UplinkTestbed, httpPort: UInt16, reason: String) -> Int {
         guard let scrape = try? testbed.client.run(["curl", "-sf", "http://127.0.0.1:\(httpPort)/metrics"]).stdout else { return 0 }
-        return scrape.split(separator: "\n").filter { $0.hasPrefix("camcast_output_connect_failures_total") && $0.contains("reason=\"\(reason)\"") }
-            .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }.reduce(0) { $0 + Int($1) }
+        let lines = scrape.split(separator: "\n").filter { $0.hasPrefix("camcast_output_connect_failures_total") && $0.contains("reason=\"\(reason)\"") }
+        let values: [Double] = lines.compactMap { line in line.split(separator: " ").last.flatMap { Double($0) } }
+        return values.reduce(0) { (sum: Int, value: Double) in sum + Int(value) }
     }
 
     static func waitForFailures(_ testbed: UplinkTestbed, httpPort: UInt16, atLeast count: Int, process: RunningProcess) -> Bool {

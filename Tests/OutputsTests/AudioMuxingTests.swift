@@ -148,7 +148,8 @@ struct AudioMuxingTests {
         order.push(AudioStream.packet(0), releasing: &received)
         for number in 0...20 { order.push(video.packet(number), releasing: &received) }  // 0…660 ms, audio silent
         // Video up to 660 − 300 ms has gone out (plus audio 0); the rest waits for audio.
-        #expect(received.map(\.dts) == [0, 0] + (1...10).map { Int64($0) * 33 })
+        let released: [Int64] = [0, 0] + (1...10).map { (number: Int) -> Int64 in Int64(number) * 33 }
+        #expect(received.map(\.dts) == released)
         order.push(AudioStream.packet(1), releasing: &received)  // 21 ms: far behind the released line
         #expect(received.last?.mediaKind == .audio)
         #expect(received.last?.dts == 330)

@@ -6,10 +6,11 @@ import Testing
 @Suite struct PreRollTests {
     /// 30 fps video with a keyframe every 30 frames, `seconds` long, 1000 bytes a picture.
     static func pictures(seconds: Int) -> [MediaPacket] {
-        (0..<(seconds * 30)).map { frame in
-            MediaPacket(
+        (0..<(seconds * 30)).map { (frame: Int) -> MediaPacket in
+            let time: Int64 = Int64(frame) * 1000 / 30
+            return MediaPacket(
                 codec: .h264, decoderConfiguration: DecoderConfiguration(parameterSets: [[0x67], [0x68]]), isKeyframe: frame % 30 == 0,
-                dts: Int64(frame) * 1000 / 30, pts: Int64(frame) * 1000 / 30, captureTime: 0, units: [[UInt8](repeating: 1, count: 996)])
+                dts: time, pts: time, captureTime: 0, units: [[UInt8](repeating: 1, count: 996)])
         }
     }
 
