@@ -11,10 +11,11 @@ import Glibc
 ///
 /// Times in the file start at the first keyframe's decode time (0), video in milliseconds, the
 /// sound in samples, counted on from its first frame so 21⅓ ms frames keep their exact length.
-/// A picture lasts until the next one: it waits here for the next picture's decode time (one
-/// frame interval), since a source on a loaded machine skips slots and libavformat 59's mov muxer
-/// keeps the duration it is given (one interval for a picture before a skipped slot, seen in a
-/// loaded run: 31 of 160 pictures). Used by one thread only (the recorder's).
+/// A picture lasts until the next one. The mov muxer works that out itself for every picture but
+/// a file's last, which keeps the duration it is given; so each picture waits here for the next
+/// one's decode time (one frame interval), and a file cut at a keyframe ends its last picture at
+/// the next file's first (a loaded machine's source skips slots: one interval would leave a hole
+/// between two files). Used by one thread only (the recorder's).
 final class SegmentFile {
     let path: String
     private let descriptor: Int32
@@ -29,7 +30,9 @@ final class SegmentFile {
     /// The last picture's duration in the file's video time base (milliseconds), when nothing
     /// comes after it: one frame interval.
     private let videoDuration: Int64
-    private var lastDts: [Int64] = [.min, .min]
+    /// The last sound frame's decode time in the file (samples): the muxer refuses one that does
+    /// not move on (pictures are held to that by `lastPictureDts`).
+    private var lastAudioTicks = Int64.min
     /// The picture that waits for the next one's decode time, then the sound that came after it
     /// (kept behind it, so the muxer gets everything in the order it came).
     private var waiting: [MediaPacket] = []
@@ -147,9 +150,10 @@ final class SegmentFile {
             duration = Self.samplesPerAACFrame
             timescale = Int32(rate)
         }
-        // The muxer refuses a decode time that does not move on.
-        guard dts > lastDts[stream] else { return }
-        lastDts[stream] = dts
+        if !isVideo {
+            guard dts > lastAudioTicks else { return }
+            lastAudioTicks = dts
+        }
         let data = isVideo ? Self.annexB(packet.units) : (packet.units.first ?? [])
         let result = data.withUnsafeBufferPointer {
             cavformat_mp4_write(muxer, Int32(stream), $0.baseAddress, Int32($0.count), pts, dts, duration, timescale, packet.isKeyframe ? 1 : 0)
