@@ -25,10 +25,26 @@ public final class RunningProcess {
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // The child starts with no signal blocked and every signal at its default, as systemd or
+        // a shell starts a program: the spawning thread's mask (the test runner's threads block
+        // nearly all of them) and its ignored signals would otherwise be inherited, and a SIGINT
+        // or SIGTERM sent to end a tool (srt-live-transmit, which then writes out what it has)
+        // would stay pending for ever.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        sigdelset(&all, SIGKILL)
+        sigdelset(&all, SIGSTOP)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         // The child gets the test's whole environment: camcast must ignore the CAMCAST_TEST_*
         // switches while rejecting any other unknown CAMCAST_* name.
         var child = pid_t()
-        let result = posix_spawn(&child, executable, &actions, nil, argv, environ)
+        let result = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
         guard result == 0 else {
             try? FileManager.default.removeItem(at: directory)
             throw HarnessError("could not start \(executable): errno \(result)")
