@@ -55,14 +55,42 @@ final class NetworkNamespace {
     /// Drops `percent` % of the packets to and from `port` at random, each packet on its own
     /// (nftables `numgen random`: this kernel has no netem), both ways: the data and what the peer
     /// sends back (acknowledgements, SRT's loss reports). Each rule counts the packets it saw and
-    /// those it dropped, for `randomLoss(port:)`.
-    func loseRandomly(percent: Int, port: Int, transport: String) throws {
+    /// those it dropped, for `randomLoss(port:)`. Packets `sparing` matches (an nftables
+    /// expression, e.g. `srtHandshake`) go through untouched.
+    func loseRandomly(percent: Int, port: Int, transport: String, sparing: [String] = []) throws {
         try run(["nft", "add", "table", "inet", "loss"])
         try run(["nft", "add", "chain", "inet", "loss", "in", "{ type filter hook input priority 0; }"])
         for direction in ["dport", "sport"] {
+            if !sparing.isEmpty {
+                try run(["nft", "add", "rule", "inet", "loss", "in", transport, direction, "\(port)"] + sparing + ["counter", "accept"])
+            }
             try run(["nft", "add", "rule", "inet", "loss", "in", transport, direction, "\(port)", "counter",
                      "numgen", "random", "mod", "100", "<", "\(percent)", "counter", "drop"])
         }
+    }
+
+    /// An SRT handshake packet (the UDP payload's first 16 bits: the control flag and control type
+    /// 0, RFC draft-sharabayko-srt §3.2), as an nftables match for `loseRandomly(sparing:)`.
+    static let srtHandshake = ["@th,64,16", "0x8000"]
+
+    /// Drops the SRT listener's conclusion responses from `port` (handshake packets whose
+    /// handshake type is URQ_CONCLUSION, -1: the word 20 bytes into the handshake's control
+    /// information, after SRT's 16-byte header), counted, until `keepSRTConclusionResponses`.
+    func dropSRTConclusionResponses(from port: Int) throws {
+        try run(["nft", "add", "table", "inet", "handshake"])
+        try run(["nft", "add", "chain", "inet", "handshake", "in", "{ type filter hook input priority 0; }"])
+        try run(["nft", "add", "rule", "inet", "handshake", "in", "udp", "sport", "\(port)"] + Self.srtHandshake
+            + ["@th,352,32", "0xffffffff", "counter", "drop"])
+    }
+
+    /// How many conclusion responses `dropSRTConclusionResponses` has dropped so far.
+    func droppedSRTConclusionResponses() throws -> Int {
+        let listing = try run(["nft", "list", "table", "inet", "handshake"]).stdout
+        return listing.firstMatch(of: /counter packets (\d+)/).flatMap { Int($0.1) } ?? 0
+    }
+
+    func keepSRTConclusionResponses() throws {
+        try run(["nft", "delete", "table", "inet", "handshake"])
     }
 
     /// What `loseRandomly` did to `port`'s packets so far, by the kernel's counters: packets seen
@@ -70,7 +98,7 @@ final class NetworkNamespace {
     func randomLoss(port: Int) throws -> (to: (seen: Int, dropped: Int), from: (seen: Int, dropped: Int)) {
         let listing = try run(["nft", "list", "table", "inet", "loss"]).stdout.split(separator: "\n")
         func counts(_ direction: String) -> (seen: Int, dropped: Int) {
-            guard let line = listing.first(where: { $0.contains("\(direction) \(port) ") }) else { return (0, 0) }
+            guard let line = listing.first(where: { $0.contains("\(direction) \(port) ") && $0.contains("numgen") }) else { return (0, 0) }
             let packets = line.matches(of: /counter packets (\d+)/).compactMap { Int($0.1) }
             return packets.count == 2 ? (packets[0], packets[1]) : (0, 0)
         }

@@ -9,14 +9,16 @@ import Testing
 struct SRTLinkTests {
     /// srt-live-transmit listening on `port` inside `namespace`, writing what it receives to `file`;
     /// with `statistics`, its own counts as JSON there too (full counts, every 100 packets);
-    /// `query` adds options to its URI (`&latency=500`).
-    static func listener(in namespace: NetworkNamespace, port: UInt16, file: URL, statistics: URL? = nil, query: String = "") throws
-        -> RunningProcess
-    {
+    /// `query` adds options to its URI (`&latency=500`). It takes one connection and exits when
+    /// that ends, unless `keepsListening` (-a:yes), as a server such as mediamtx or SRS would.
+    static func listener(
+        in namespace: NetworkNamespace, port: UInt16, file: URL, statistics: URL? = nil, query: String = "", keepsListening: Bool = false
+    ) throws -> RunningProcess {
         let uri = "srt://127.0.0.1:\(port)?mode=listener\(query)"
         let options = statistics.map { "-s:100 -f -pf:json -statsout:\($0.path)" } ?? ""
         let command = namespace.execPrefix + [
-            "/bin/sh", "-c", "exec \"$0\" -a:no -q \(options) \"$1\" file://con > \"$2\"", SRTOutputTests.srtLiveTransmit, uri, file.path,
+            "/bin/sh", "-c", "exec \"$0\" -a:\(keepsListening ? "yes" : "no") -q \(options) \"$1\" file://con > \"$2\"",
+            SRTOutputTests.srtLiveTransmit, uri, file.path,
         ]
         let process = try ProcessRunner.start(command[0], Array(command.dropFirst()))
         // Until its UDP port is bound (a harness limit of 10 s, not a measured bound).

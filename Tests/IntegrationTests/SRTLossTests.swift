@@ -58,7 +58,15 @@ struct SRTLossTests {
         let listener = try SRTLinkTests.listener(
             in: namespace, port: srtPort, file: recording, statistics: receiverStatistics, query: "&latency=\(Self.latencyMilliseconds)")
         defer { listener.stop() }
-        try namespace.loseRandomly(percent: Self.lossPercent, port: Int(srtPort), transport: "udp")
+        // Every packet but the handshake's. When the listener's conclusion response is lost (one
+        // run in twenty at 5 %), the caller repeats its conclusion request, and libsrt 1.5's
+        // listener, which has accepted the connection by then, answers it with a rejection
+        // ("Rogue peer or incorrect parameters", reason 4; Haivision/srt#1648 and #2771, open).
+        // camcast retries, as it should, but srt-live-transmit takes one connection (-a:no) and
+        // exits with nothing written once the accepted one dies unused: seen in a CI run and
+        // again here (224 SRT packets in 60 s, camcast's connect attempts to a closed port).
+        // What this test measures is the stream's recovery from loss, not the handshake's.
+        try namespace.loseRandomly(percent: Self.lossPercent, port: Int(srtPort), transport: "udp", sparing: NetworkNamespace.srtHandshake)
         try namespace.loseRandomly(percent: Self.lossPercent, port: server.port, transport: "tcp")
         let reference = dir.appendingPathComponent("encoded.flv")
         let config = try Self.config(in: dir, srtPort: srtPort, rtmp: server.url(app: "rec", name: Self.streamKey), reference: reference)
@@ -84,6 +92,12 @@ struct SRTLossTests {
             + "\(srtLoss.from.dropped) of \(srtLoss.from.seen) back; "
             + "RTMP \(rtmpLoss.to.dropped) of \(rtmpLoss.to.seen) to nginx, \(rtmpLoss.from.dropped) of \(rtmpLoss.from.seen) back"
         print("SRTLossTests link: \(link)")
+        // What the two ends said, before anything is judged: a file ffprobe cannot read is then
+        // explained (once in a CI run: 223 SRT packets in all, 8 back, and no picture).
+        let recorded = (try? FileManager.default.attributesOfItem(atPath: recording.path)[.size] as? Int) ?? 0
+        print("SRTLossTests ends: srt-live-transmit exit \(received.status), \(recorded) bytes written, said: "
+            + "\(received.stderr.split(separator: "\n").suffix(5).joined(separator: " | ")); camcast's SRT lines: "
+            + lines.filter { $0.contains("SRT") }.prefix(12).joined(separator: " | "))
 
         // SRT, judged by ffprobe and ffmpeg on what srt-live-transmit wrote. A picture counts as
         // decodable when ffprobe decoded it, less one for each line the decoder complained with
