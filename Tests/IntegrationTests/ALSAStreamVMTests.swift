@@ -79,8 +79,14 @@ struct ALSAStreamVMTests {
         #expect(abs(audio.startMilliseconds - video.startMilliseconds) <= 22, "audio \(audio), video \(video)\n\(camcastLog)")
         // It ends with it: cut one video frame (100 ms at 10 fps) after the last picture, the last
         // AAC frame reaching at most 22 ms past that, or, when the stop came right after that
-        // picture, ending with the last 20 ms period the card delivered: 100 + 20 + 22 ms.
-        #expect(abs(audio.endMilliseconds - video.endMilliseconds) <= 142, "audio \(audio), video \(video)")
+        // picture, ending with the last 20 ms period the card delivered: 100 + 20 + 22 ms. A slot
+        // the starved guest left unencoded at the end moves the last picture a frame earlier
+        // while the sound runs on to the stop: one frame more for each slot the run's stop
+        // summary counts unencoded, should they all have been the last (147 ms once, with every
+        // test group running beside it).
+        let unencoded = CamcastLog.unencodedSlots(in: camcastLog) ?? 0
+        let endBound = 142 + 100 * unencoded
+        #expect(abs(audio.endMilliseconds - video.endMilliseconds) <= endBound, "audio \(audio), video \(video), bound \(endBound) ms")
 
         // What a decoder nobody here wrote hears, by stream second (audio starts with the video).
         let pcm = try AudioProbe.pcm(file)

@@ -158,7 +158,14 @@ struct AdaptiveBitrateTests {
         let summary: String = timing + judged + spacing + delivered.summary + "; " + end
         print("AdaptiveBitrateTests 400: \(summary)")
         for change in changes { print("AdaptiveBitrateTests 400 log: \(String(format: "%5.1f", change.at)) \(change.line)") }
-        #expect(windows.count >= 20, "\(summary)")
+        // Every window left out is explained by the run's own counts: it lacks 7 or more of its
+        // 60 pictures, each a slot the source skipped or the encoder dropped (the stop summary)
+        // or a picture lost on the way (a dropped GOP, judged below). A fixed number of judged
+        // windows (20 of 25) stood here, met on a quiet machine; one starved of CPU (an eighth
+        // of it in a cgroup) judged 13, having skipped the rest's pictures.
+        let leftOut = Array(windowStarts).count - windows.count
+        let lostOnTheWay = delivered.lost.reduce(0) { $0 + $1.pictures }
+        #expect(!windows.isEmpty && 7 * leftOut <= max(0, unencoded) + lostOnTheWay, "\(leftOut) windows left out: \(summary)")
         #expect(Double(inBand) >= 0.9 * Double(windows.count), "\(summary)")
         #expect(spacings.allSatisfy { $0 >= 15 }, "at most one change per 15 s: \(summary)")
         #expect(onTheFreeLink.isEmpty, "a GOP dropped before the throttle: \(onTheFreeLink); \(summary)")
