@@ -324,7 +324,11 @@ struct SystemdBootTests {
         try box.exec(["systemctl", "stop", "camcast"], timeout: 40)
         // A minute of slate reached the server: the run's media time spans the minute, its slots
         // at 15 fps are all encoded or went unencoded (a loaded machine's, however many), and every
-        // picture encoded is in the server's recording.
+        // picture encoded is in the server's recording or counted as given up by the output (the
+        // stop summary's `dropped` and `discarded`). This used to demand that none be given up: on
+        // a starved machine (a one-core CI, load 9, the restart storm beside it) 18 of 1702
+        // pictures were missing, in two holes that each end at a keyframe, as the output's skip to
+        // the next keyframe leaves them when its queue outruns its bound.
         var summary = ""
         _ = try waitUntil(10) {
             summary = try box.sh("journalctl _PID=\(pid) -o cat --no-pager | grep ' stopped' || true")
@@ -334,12 +338,14 @@ struct SystemdBootTests {
         let unencoded = try #require(CamcastLog.unencodedSlots(in: summary))
         let mediaMilliseconds = try #require(CamcastLog.stopCount("media_ms", in: summary))
         let slots = Int((Double(mediaMilliseconds * 15) / 1000).rounded()) + 1
+        let givenUp = try #require(CamcastLog.stopCount("dropped", in: summary)) + (try #require(CamcastLog.stopCount("discarded", in: summary)))
         let recording = try #require(try server.uniqueRecordings(Self.key3).first)
         let decoded = try ProbedVideo.probe(recording).decodedFrames
-        print("systemd test: slate \(encoded) encoded, \(unencoded) unencoded, \(slots) slots in \(mediaMilliseconds) ms, \(decoded) recorded")
+        print("systemd test: slate \(encoded) encoded, \(unencoded) unencoded, \(slots) slots in \(mediaMilliseconds) ms, "
+            + "\(decoded) recorded, \(givenUp) dropped or discarded by the output")
         #expect(mediaMilliseconds >= 60_000, "\(summary)")
         #expect(abs(encoded + unencoded - slots) <= 2, "\(encoded) encoded + \(unencoded) unencoded of \(slots) slots: \(summary)")
-        #expect(decoded == encoded, "\(decoded) slate pictures recorded of \(encoded) encoded")
+        #expect(decoded == encoded - givenUp, "\(decoded) slate pictures recorded of \(encoded) encoded, \(givenUp) counted as dropped or discarded")
         try box.sh("rm -f /etc/camcast/camcast.env")
     }
 
