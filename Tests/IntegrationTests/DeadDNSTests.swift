@@ -69,8 +69,7 @@ extension NetworkNamespace {
     func dropDNS() throws {
         try FileManager.default.createDirectory(atPath: "/etc/netns/\(name)", withIntermediateDirectories: true)
         try "nameserver 127.0.0.1\noptions timeout:5 attempts:2\n".write(toFile: "/etc/netns/\(name)/resolv.conf", atomically: true, encoding: .utf8)
-        try run(["nft", "add", "table", "inet", "deaddns"])
-        try run(["nft", "add", "chain", "inet", "deaddns", "in", "{ type filter hook input priority 0; }"])
+        try addInputChain(table: "deaddns")
         try run(["nft", "add", "rule", "inet", "deaddns", "in", "udp", "dport", "53", "drop"])
         try run(["nft", "add", "rule", "inet", "deaddns", "in", "tcp", "dport", "53", "drop"])
     }

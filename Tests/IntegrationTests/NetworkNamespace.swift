@@ -43,9 +43,15 @@ final class NetworkNamespace {
     /// Drops every packet to `port` (client → server direction): a black hole for the connection
     /// (`transport` "udp" for SRT's).
     func blackHole(port: Int, transport: String = "tcp") throws {
-        try run(["nft", "add", "table", "inet", "blackhole"])
-        try run(["nft", "add", "chain", "inet", "blackhole", "in", "{ type filter hook input priority 0; }"])
+        try addInputChain(table: "blackhole")
         try run(["nft", "add", "rule", "inet", "blackhole", "in", transport, "dport", "\(port)", "drop"])
+    }
+
+    /// nftables table `table` (inet) with a chain `in` on the input hook, for the rules above and
+    /// below (adding an existing one is no error: `loseRandomly` is called once per port).
+    func addInputChain(table: String) throws {
+        try run(["nft", "add", "table", "inet", table])
+        try run(["nft", "add", "chain", "inet", table, "in", "{ type filter hook input priority 0; }"])
     }
 
     func removeBlackHole() throws {
@@ -58,8 +64,7 @@ final class NetworkNamespace {
     /// those it dropped, for `randomLoss(port:)`. Packets `sparing` matches (an nftables
     /// expression, e.g. `srtHandshake`) go through untouched.
     func loseRandomly(percent: Int, port: Int, transport: String, sparing: [String] = []) throws {
-        try run(["nft", "add", "table", "inet", "loss"])
-        try run(["nft", "add", "chain", "inet", "loss", "in", "{ type filter hook input priority 0; }"])
+        try addInputChain(table: "loss")
         for direction in ["dport", "sport"] {
             if !sparing.isEmpty {
                 try run(["nft", "add", "rule", "inet", "loss", "in", transport, direction, "\(port)"] + sparing + ["counter", "accept"])
@@ -77,8 +82,7 @@ final class NetworkNamespace {
     /// handshake type is URQ_CONCLUSION, -1: the word 20 bytes into the handshake's control
     /// information, after SRT's 16-byte header), counted, until `keepSRTConclusionResponses`.
     func dropSRTConclusionResponses(from port: Int) throws {
-        try run(["nft", "add", "table", "inet", "handshake"])
-        try run(["nft", "add", "chain", "inet", "handshake", "in", "{ type filter hook input priority 0; }"])
+        try addInputChain(table: "handshake")
         try run(["nft", "add", "rule", "inet", "handshake", "in", "udp", "sport", "\(port)"] + Self.srtHandshake
             + ["@th,352,32", "0xffffffff", "counter", "drop"])
     }
