@@ -14,7 +14,7 @@ public final class ALSAAudioSource: AudioSource {
     public let device: String
     public let format: AudioFormat
     let reopenIntervalNanoseconds: UInt64
-    private let thread = SourceThread(alreadyStarted: AudioCaptureError.alreadyStarted, threadStartFailed: AudioCaptureError.threadStartFailed(errno:))
+    private let thread = SourceThread(name: SourceThreadName.audio, alreadyStarted: AudioCaptureError.alreadyStarted, threadStartFailed: AudioCaptureError.threadStartFailed(errno:))
     private let counters = AudioSourceCounters()
     private let logger: Logger
 

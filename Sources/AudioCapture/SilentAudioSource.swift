@@ -9,7 +9,7 @@ import Media
 public final class SilentAudioSource: AudioSource {
     public let format: AudioFormat
     public let runFrames: Int
-    private let thread = SourceThread(alreadyStarted: AudioCaptureError.alreadyStarted, threadStartFailed: AudioCaptureError.threadStartFailed(errno:))
+    private let thread = SourceThread(name: SourceThreadName.audio, alreadyStarted: AudioCaptureError.alreadyStarted, threadStartFailed: AudioCaptureError.threadStartFailed(errno:))
     private let counters = AudioSourceCounters()
 
     public init(format: AudioFormat, runFrames: Int = 1024) {

@@ -19,7 +19,7 @@ public final class WAVFileAudioSource: AudioSource {
     public let fileSampleFormat: WAVSampleFormat
     public let runFrames: Int
     private let player: Lock<Player>
-    private let thread = SourceThread(alreadyStarted: AudioCaptureError.alreadyStarted, threadStartFailed: AudioCaptureError.threadStartFailed(errno:))
+    private let thread = SourceThread(name: SourceThreadName.audio, alreadyStarted: AudioCaptureError.alreadyStarted, threadStartFailed: AudioCaptureError.threadStartFailed(errno:))
     private let counters = AudioSourceCounters()
     private let logger: Logger
 

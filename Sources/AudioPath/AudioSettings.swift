@@ -22,11 +22,19 @@ public struct AudioSettings: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        let what = switch source {
+        "\(sourceWithoutFormat) (\(format), AAC \(bitrateKbps) kbit/s)"
+    }
+
+    /// Where the sound comes from and in what format: `alsa:hw:1 (48000 Hz, stereo)`.
+    public var sourceDescription: String {
+        "\(sourceWithoutFormat) (\(format))"
+    }
+
+    private var sourceWithoutFormat: String {
+        switch source {
         case .silent: "silent"
         case .device(let name): "alsa:\(name)"
         case .file(let path): path
         }
-        return "\(what) (\(format), AAC \(bitrateKbps) kbit/s)"
     }
 }

@@ -69,7 +69,7 @@ extension Pipeline {
                         audioSampleRate: settings.audio?.format.sampleRate, audioChannels: settings.audio?.format.channels,
                         container: recording.container),
                     logger: logger, requestKeyframe: { stages.encoder.requestKeyframe() },
-                    isDown: { stages.currentOutputs.contains { ($0 as? any NetworkOutput)?.isInterrupted ?? false } }, meter: meter)
+                    isDown: { stages.currentOutputs.contains(where: \.isInterrupted) }, meter: meter)
             }
             return output
             }
@@ -83,7 +83,7 @@ extension Pipeline {
                 output = build()
             }
             identity.set(output)
-            meter.setProbe { [weak output] in output.map(PipelineControl.probe) ?? OutputProbe() }
+            meter.setStatistics { [weak output] in output?.statistics ?? OutputStatistics() }
             return output
         }
     }
@@ -153,17 +153,7 @@ extension Pipeline {
     /// unpublishes). No debris (issues 25 and 41).
     static func abandon(_ outputs: [any StreamOutput]) async {
         await DedicatedThread.run {
-            for output in outputs { discard(output, endTime: 0, drainSeconds: 0) }
-        }
-    }
-
-    /// Ends `output` after a run that failed: a file output that no media reached takes its file
-    /// (or folder) away again; one that got media, and every other output, ends as on a stop.
-    static func discard(_ output: any StreamOutput, endTime: Int64, drainSeconds: Double) {
-        if let file = output as? any DiscardableOutput {
-            file.discardIfUnused()
-        } else {
-            output.finish(endTime: endTime, drainSeconds: drainSeconds)
+            for output in outputs { output.abandon(endTime: 0, drainSeconds: 0) }
         }
     }
 

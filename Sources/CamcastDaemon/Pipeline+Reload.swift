@@ -229,7 +229,7 @@ extension Pipeline {
                     guard stages.add(output, for: target) else {
                         // Teardown came first: end it here, the pipeline no longer sees it (nothing
                         // reached it: its file goes again).
-                        Self.discard(output, endTime: stages.streamTime(), drainSeconds: 0)
+                        output.abandon(endTime: stages.streamTime(), drainSeconds: 0)
                         throw PipelineError.outputFailed(output: output.name, reason: "the pipeline is stopping")
                     }
                 }

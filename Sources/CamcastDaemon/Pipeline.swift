@@ -119,7 +119,7 @@ public struct Pipeline: Service {
         // A file played flat out synthesises its stamps: latency measured against them means nothing.
         let latency: LatencyRecorder? = settings.source.pace == .fast ? nil : LatencyRecorder()
         let stages = PipelineStages(
-            settings: settings, encoder: encoderStage, stop: stop, latency: latency, encoderOutput: handlePicture
+            settings: settings, encoder: encoderStage, stop: stop, latency: latency, interleaver: interleaver, encoderOutput: handlePicture
         ) {
             // Where a closed output's end-of-sequence goes: after the last picture's showing.
             assembler.streamTime(ofCaptureTime: lastCaptureTime.load(ordering: .relaxed)) + (interleaver?.presentationDelay ?? 0)
@@ -246,7 +246,7 @@ public struct Pipeline: Service {
 
         // Teardown blocks (joins, drains, the encoder's flush): on a thread of its own, so the
         // cooperative pool keeps serving signals, status and the watchdog meanwhile.
-        let (finalSource, delivery) = await DedicatedThread.run { () -> ((any FrameSource)?, OutputStatistics) in
+        let (finalSource, delivery, graph) = await DedicatedThread.run { () -> ((any FrameSource)?, OutputStatistics, PipelineGraph) in
             // A rest or a wake under way finishes first; the source is stopped below either way.
             idleRest?.end()
             // Does not wait for a reload in progress; none starts after this.
@@ -269,12 +269,13 @@ public struct Pipeline: Service {
                 if case .failed = reason, output.statistics.sentFrames == 0 {
                     // A run that failed before this output got a picture (a source that fails at its
                     // first read, an encoder at its first frame): its file is debris, not a recording.
-                    Self.discard(output, endTime: end, drainSeconds: settings.stopDrainSeconds)
+                    output.abandon(endTime: end, drainSeconds: settings.stopDrainSeconds)
                 } else {
                     output.finish(endTime: end, drainSeconds: settings.stopDrainSeconds)
                 }
             }
-            return (finalSource, all.map(\.statistics).reduce(OutputStatistics(), +))
+            // The graph as it ended: every queue drained, its drops counted.
+            return (finalSource, all.map(\.statistics).reduce(OutputStatistics(), +), control.graph(of: stages))
         }
         logger.info(
             "stopped",
@@ -292,6 +293,7 @@ public struct Pipeline: Service {
                 // Each output as the registry saw it to the end: rtmp-1 stopped 1234567 B 3 attempts.
                 "outputs": "\(control.telemetry.outputMeters.map { Self.summary($0.reading()) }.joined(separator: "; "))",
             ].merging(audio.map { Self.audioSummary($0, late: interleaver?.latePackets ?? 0) } ?? [:]) { $1 })
+        for line in graph.lines() { logger.info("graph: \(line)") }
         Self.logConversionCost(conversion, logger: logger)
         Self.logLockTakes(framesEncoded: counters.framesEncoded.load(ordering: .relaxed), logger: logger)
         Self.logOverlayCost(stages, logger: logger)

@@ -1,5 +1,3 @@
-import Outputs
-import Recording
 import Telemetry
 
 extension PipelineControl {
@@ -9,8 +7,10 @@ extension PipelineControl {
         let meter = telemetry.pipeline
         guard let running = runningStages else {
             telemetry.update { $0.running = false }
+            telemetry.setGraph(nil)
             return
         }
+        telemetry.setGraph(graph(of: running))
         let settings = running.settings.withLock { $0 }
         let source = running.source.withLock { $0 }
         meter.configuredKbps.store(settings.encoder.bitrateKbps, ordering: .relaxed)
@@ -40,10 +40,9 @@ extension PipelineControl {
         }
     }
 
-    /// What `output` counts for itself, at report time: its queue's figures, and a recording's own.
-    static func probe(_ output: any StreamOutput) -> OutputProbe {
-        var probe = output.statistics.probe
-        if let recording = output as? RecordingOutput { probe.recording = recording.reading }
-        return probe
+    /// The running graph, its outputs named as their meters are.
+    func graph(of running: PipelineStages) -> PipelineGraph {
+        running.graph(
+            name: { meter(for: $0).name }, droppedAtEncoder: counters.droppedAtEncoder.load(ordering: .relaxed))
     }
 }

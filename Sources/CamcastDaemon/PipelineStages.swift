@@ -3,6 +3,7 @@ import Capture
 import Encoder
 import Logging
 import Media
+import Outputs
 import Overlay
 import Synchronization
 
@@ -70,9 +71,11 @@ final class PipelineStages: Sendable {
     let streamTime: @Sendable () -> Int64
     /// Capture → socket latency of RTMP outputs, shared by every output opened during the run.
     let latency: LatencyRecorder?
+    /// Where the sound and the pictures meet (nil without sound); read for the graph.
+    let interleaver: PacketInterleaver?
 
     init(
-        settings: RunSettings, encoder: EncoderStage, stop: StopSignal, latency: LatencyRecorder?,
+        settings: RunSettings, encoder: EncoderStage, stop: StopSignal, latency: LatencyRecorder?, interleaver: PacketInterleaver? = nil,
         encoderOutput: @escaping @Sendable (EncodedPicture) -> Void = { _ in },
         streamTime: @escaping @Sendable () -> Int64
     ) {
@@ -82,6 +85,7 @@ final class PipelineStages: Sendable {
         self.encoderOutput = encoderOutput
         self.stop = stop
         self.latency = latency
+        self.interleaver = interleaver
         self.streamTime = streamTime
         outputs = Lock(OutputSet())
         source = Lock(nil)

@@ -80,5 +80,9 @@ struct StatusReporter: Service {
                     "queue_s": "\(StatusLine.oneDecimal(output.queueSeconds))", "last_error": "\(output.lastError ?? "none")",
                 ])
         }
+        // The graph as it runs, one line per stage and per hand-off (as the stop summary prints it).
+        for line in report.graph?.lines() ?? [] {
+            logger.notice("status: graph: \(line)")
+        }
     }
 }

@@ -23,7 +23,7 @@ public final class CameraReplaySource: FrameSource {
     private let onEnd: @Sendable ((any Error)?) -> Void
     private let layout: V4L2FrameLayout
     private let input: Lock<Reader?>
-    private let thread = SourceThread(alreadyStarted: CaptureError.alreadyStarted, threadStartFailed: CaptureError.threadStartFailed(errno:))
+    private let thread = SourceThread(name: SourceThreadName.capture, alreadyStarted: CaptureError.alreadyStarted, threadStartFailed: CaptureError.threadStartFailed(errno:))
     private let playing = PlayingInput()
     private let playback: FilePlayback
     private let skipped = Atomic<Int>(0)

@@ -15,7 +15,7 @@ public final class TestPatternSource: FrameSource {
     public let size: VideoSize
     public let frameRate: FrameRate
     private let renderer: TestPatternRenderer
-    private let thread = SourceThread(alreadyStarted: CaptureError.alreadyStarted, threadStartFailed: CaptureError.threadStartFailed(errno:))
+    private let thread = SourceThread(name: SourceThreadName.capture, alreadyStarted: CaptureError.alreadyStarted, threadStartFailed: CaptureError.threadStartFailed(errno:))
     private let skipped = Atomic<Int>(0)
 
     public init(size: VideoSize, frameRate: FrameRate) throws(CaptureError) {

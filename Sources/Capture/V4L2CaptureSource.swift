@@ -120,7 +120,7 @@ public final class V4L2CaptureSource: FrameSource {
         counters.running.store(true, ordering: .releasing)
         let thread: DedicatedThread
         do throws(ThreadStartError) {
-            thread = try DedicatedThread { [settings, logger, counters] in
+            thread = try DedicatedThread(name: SourceThreadName.capture) { [settings, logger, counters] in
                 let loop: V4L2CaptureLoop
                 do throws(CaptureError) {
                     loop = try V4L2CaptureLoop(settings: settings, logger: logger, counters: counters, wake: wake, deliver: deliver)

@@ -28,7 +28,7 @@ public final class Y4MFileSource: FrameSource {
     private let onEnd: @Sendable (Y4MError?) -> Void
     private let logger: Logger?
     private let input: Lock<Input>
-    private let thread = SourceThread(alreadyStarted: CaptureError.alreadyStarted, threadStartFailed: CaptureError.threadStartFailed(errno:))
+    private let thread = SourceThread(name: SourceThreadName.capture, alreadyStarted: CaptureError.alreadyStarted, threadStartFailed: CaptureError.threadStartFailed(errno:))
     private let playing = PlayingInput()
     private let skipped = Atomic<Int>(0)
     private let playback: FilePlayback

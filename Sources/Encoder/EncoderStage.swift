@@ -63,7 +63,10 @@ public final class EncoderStage: Sendable {
     }
 
     private let queue = StageQueue<Input>(capacity: EncoderStage.queueDepth)
-    private let upstream: Upstream
+    /// Whether a full queue drops a picture (live) or makes the pusher wait (a file played flat out).
+    public let upstream: Upstream
+    /// The kernel name of the stage's thread.
+    public static let threadName = "encoder"
     private let current: PublishedReference<EncoderSession>
     private let thread = Lock<DedicatedThread?>(nil)
     /// What the last flush said: set by the stage's thread before it ends, read after the join.
@@ -98,7 +101,7 @@ public final class EncoderStage: Sendable {
     public var handOffCheck: DebugCheck { queue.lockCheck }
 
     public func start() throws(ThreadStartError) {
-        let started = try DedicatedThread { [self] in run() }
+        let started = try DedicatedThread(name: Self.threadName) { [self] in run() }
         thread.withLock { $0 = started }
     }
 

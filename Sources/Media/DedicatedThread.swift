@@ -13,8 +13,14 @@ public final class DedicatedThread: Sendable {
         init(_ run: @escaping () -> Void) { self.run = run }
     }
 
-    public init(_ body: @escaping @Sendable () -> Void) throws(ThreadStartError) {
-        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+    /// `name`: what the kernel shows for the thread (/proc/PID/task/TID/comm, `ps -L`, `top -H`),
+    /// cut to its 15 bytes; nil keeps the process's name. The pipeline's stages name theirs
+    /// (`capture`, `encoder`, …), and the printed graph says which thread runs each stage.
+    public init(name: String? = nil, _ body: @escaping @Sendable () -> Void) throws(ThreadStartError) {
+        let context = Unmanaged.passRetained(Body {
+            if let name { Self.nameCurrentThread(name) }
+            body()
+        }).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, { raw in
             let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
@@ -26,6 +32,21 @@ public final class DedicatedThread: Sendable {
             throw ThreadStartError(errno: result)
         }
         handle = thread
+    }
+
+    /// The kernel takes at most 15 bytes (and refuses more): whole characters that fit. Written
+    /// to /proc/thread-self/comm (proc(5)): what pthread_setname_np does for the calling thread,
+    /// which Swift's Glibc module does not export. A name that cannot be set is no failure.
+    private static func nameCurrentThread(_ name: String) {
+        var fitting = ""
+        for character in name {
+            guard fitting.utf8.count + character.utf8.count <= 15 else { break }
+            fitting.append(character)
+        }
+        let file = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard file >= 0 else { return }
+        defer { close(file) }
+        _ = fitting.withCString { write(file, $0, strlen($0)) }
     }
 
     /// Waits for the closure to return. Call exactly once, or `detach` instead.

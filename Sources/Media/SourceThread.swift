@@ -13,9 +13,13 @@ public final class SourceThread<Failure: Error>: Sendable {
     private let alreadyStarted: Failure
     private let threadStartFailed: @Sendable (Int32) -> Failure
 
-    /// `alreadyStarted`: thrown by a second `start`; `threadStartFailed`: made from the errno of a
-    /// thread the system would not create.
-    public init(alreadyStarted: Failure, threadStartFailed: @escaping @Sendable (Int32) -> Failure) {
+    /// The kernel name of the thread (`DedicatedThread(name:)`): `capture` or `audio`.
+    private let name: String
+
+    /// `name`: the thread's kernel name; `alreadyStarted`: thrown by a second `start`;
+    /// `threadStartFailed`: made from the errno of a thread the system would not create.
+    public init(name: String, alreadyStarted: Failure, threadStartFailed: @escaping @Sendable (Int32) -> Failure) {
+        self.name = name
         self.alreadyStarted = alreadyStarted
         self.threadStartFailed = threadStartFailed
     }
@@ -35,7 +39,7 @@ public final class SourceThread<Failure: Error>: Sendable {
             throw threadStartFailed(error.errno)
         }
         do {
-            let started = try DedicatedThread(body)
+            let started = try DedicatedThread(name: name, body)
             thread.withLock { $0 = started }
         } catch {
             running.store(false, ordering: .releasing)
@@ -66,4 +70,12 @@ public final class SourceThread<Failure: Error>: Sendable {
         guard let event = wake.load() else { return false }
         return !event.wait(until: deadline) && isRunning
     }
+}
+
+/// The kernel names of the sources' threads (the printed graph says which stage runs on which).
+public enum SourceThreadName {
+    /// The video source's: it captures, converts and draws the overlay.
+    public static let capture = "capture"
+    /// The sound's: it captures and encodes AAC.
+    public static let audio = "audio"
 }

@@ -65,9 +65,9 @@ package final class AnnexBFileOutput: StreamOutput {
     package var statistics: OutputStatistics {
         let sent = writer.sentFrames.load(ordering: .relaxed)
         return OutputStatistics(
-            queuedPackets: writer.queuedPackets, droppedFrames: writer.droppedFrames,
-            sentFrames: sent, isComplete: frameLimit.map { sent >= $0 } ?? false,
-            queuedMilliseconds: writer.queuedMilliseconds)
+            queuedPackets: writer.queuedPackets, queuedMilliseconds: writer.queuedMilliseconds,
+            queueBoundMilliseconds: writer.queueBoundMilliseconds, droppedFrames: writer.droppedFrames,
+            sentFrames: sent, isComplete: frameLimit.map { sent >= $0 } ?? false)
     }
 
     package func discardIfUnused() {

@@ -82,7 +82,7 @@ package final class ContainerWriter: Sendable {
         let done: WakeEvent
         do {
             done = try WakeEvent()
-            started = try DedicatedThread { [self] in
+            started = try DedicatedThread(name: Self.threadName) { [self] in
                 defer { done.signal() }
                 guard let file = self.open(open, opening: opening, onOpened: onOpened, onFailure: onFailure) else { return }
                 while let packet = queue.pop() {
@@ -150,7 +150,10 @@ package final class ContainerWriter: Sendable {
     /// Packets waiting for the thread, and pictures dropped because it fell behind: for the status line.
     package var queuedPackets: Int { queue.count }
     package var droppedFrames: Int { queue.droppedFrames.load(ordering: .relaxed) }
+    /// The kernel name of the thread that writes (every file output's).
+    package static let threadName = "writer"
     package var queuedMilliseconds: Int { Int(queue.spanMilliseconds) }
+    package var queueBoundMilliseconds: Int { Int(queue.boundMilliseconds) }
     /// True once the open or a write failed (the output has ended).
     package var hasFailed: Bool { phase.load(ordering: .relaxed) == .failed }
 

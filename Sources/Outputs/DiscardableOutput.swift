@@ -10,6 +10,12 @@ package protocol DiscardableOutput: StreamOutput {
     func discardIfUnused()
 }
 
+extension DiscardableOutput {
+    package func abandon(endTime: Int64, drainSeconds: Double) {
+        discardIfUnused()
+    }
+}
+
 extension FLVFileOutput: DiscardableOutput {}
 extension AnnexBFileOutput: DiscardableOutput {}
 

@@ -72,8 +72,9 @@ package final class FLVFileOutput: StreamOutput {
     /// Lock-free counters only: a hung write never blocks the status snapshot.
     package var statistics: OutputStatistics {
         OutputStatistics(
-            queuedPackets: writer.queuedPackets, droppedFrames: writer.droppedFrames,
-            sentFrames: writer.sentFrames.load(ordering: .relaxed), queuedMilliseconds: writer.queuedMilliseconds)
+            queuedPackets: writer.queuedPackets, queuedMilliseconds: writer.queuedMilliseconds,
+            queueBoundMilliseconds: writer.queueBoundMilliseconds, droppedFrames: writer.droppedFrames,
+            sentFrames: writer.sentFrames.load(ordering: .relaxed))
     }
 
     package func finish(endTime: Int64, drainSeconds: Double) {

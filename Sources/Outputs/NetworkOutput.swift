@@ -6,8 +6,6 @@ import Telemetry
 package protocol NetworkOutput: StreamOutput {
     /// Its meter: the phase says whether it streams now.
     var meter: OutputMeter { get }
-    /// It streamed and does not now: what viewers miss (see `RTMPOutputState.isInterrupted`).
-    var isInterrupted: Bool { get }
     /// Publishing now (connected, published, not stopping): a group's test of a leg.
     var isStreaming: Bool { get }
     /// Video frames handed to the socket so far.

@@ -19,6 +19,8 @@ import Telemetry
 /// (`watch`) makes, switches and ends legs; a second (`probe`) asks earlier legs' servers whether
 /// they answer, so a slow probe never delays a failover.
 package final class OutputGroup: NetworkOutput {
+    /// The kernel name of the group's watching thread (each leg has its own transport's too).
+    package static let threadName = "group watch"
     package let name: String
     package let meter: OutputMeter
     let legs: [OutputLeg]
@@ -72,7 +74,7 @@ package final class OutputGroup: NetworkOutput {
             if policy.mode == .failover && legs.count > 1 {
                 companions.append { [self] _ in probe(until: stopEvent) }
             }
-            try threads.start(publish: { [self] in watch(until: stopEvent) }, companions: companions)
+            try threads.start(name: Self.threadName, publish: { [self] in watch(until: stopEvent) }, companionName: "group probe", companions: companions)
         } catch {
             finishLegs(endTime: 0, drainSeconds: 0)
             throw OutputFailure(output: name, reason: "\(error)")
@@ -113,9 +115,10 @@ package final class OutputGroup: NetworkOutput {
             // What the worst leg shows: a queue or a drop on either is the operator's concern.
             let all = outputs.map(\.statistics)
             return OutputStatistics(
-                queuedPackets: all.map(\.queuedPackets).max() ?? 0, droppedFrames: all.map(\.droppedFrames).reduce(0, +),
+                queuedPackets: all.map(\.queuedPackets).max() ?? 0, queuedMilliseconds: all.map(\.queuedMilliseconds).max() ?? 0,
+                queueBoundMilliseconds: all.map(\.queueBoundMilliseconds).max() ?? 0, droppedFrames: all.map(\.droppedFrames).reduce(0, +),
                 discardedFrames: all.map(\.discardedFrames).reduce(0, +), reconnects: all.map(\.reconnects).reduce(0, +),
-                sentFrames: all.map(\.sentFrames).max() ?? 0, queuedMilliseconds: all.map(\.queuedMilliseconds).max() ?? 0)
+                sentFrames: all.map(\.sentFrames).max() ?? 0)
         }
     }
 

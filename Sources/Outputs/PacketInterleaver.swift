@@ -26,6 +26,10 @@ package final class PacketInterleaver: @unchecked Sendable {
     private var isClosed = false
     private var thread: DedicatedThread?
     private let deliver: @Sendable ([MediaPacket]) -> Void
+    /// How long a packet waits at most for the other track (`PacketOrder`).
+    package let windowMilliseconds: Int64
+    /// The kernel name of the delivering thread.
+    package static let threadName = "interleaver"
 
     /// How far the AAC encoder's packets lag their first sample: three frames of 1024 samples (the
     /// frame's own length and libavcodec's two frames of delay), rounded up to whole milliseconds.
@@ -41,8 +45,9 @@ package final class PacketInterleaver: @unchecked Sendable {
         deliver: @escaping @Sendable ([MediaPacket]) -> Void
     ) throws(ThreadStartError) {
         order = PacketOrder(windowMilliseconds: windowMilliseconds, presentationDelayMilliseconds: presentationDelayMilliseconds)
+        self.windowMilliseconds = windowMilliseconds
         self.deliver = deliver
-        thread = try DedicatedThread { [self] in deliverUntilClosed() }
+        thread = try DedicatedThread(name: Self.threadName) { [self] in deliverUntilClosed() }
     }
 
     /// Packets that arrived behind the released time line and were moved up to it.

@@ -11,17 +11,19 @@ final class PublisherThreads: Sendable {
     /// signalled, so a second `finish` sees it too. Made by `start` (an eventfd can fail).
     private let ended = AtomicLazyReference<WakeEvent>()
 
-    /// Starts `publish` on a thread of its own, then each of `companions` with the event that
-    /// ends their waits when the publisher is gone.
-    func start(publish: @escaping @Sendable () -> Void, companions: [@Sendable (WakeEvent) -> Void] = []) throws {
+    /// Starts `publish` on a thread of its own (kernel name `name`), then each of `companions`
+    /// (named `companionName`) with the event that ends their waits when the publisher is gone.
+    func start(
+        name: String, publish: @escaping @Sendable () -> Void, companionName: String = "", companions: [@Sendable (WakeEvent) -> Void] = []
+    ) throws {
         let ended = self.ended.storeIfNil(try WakeEvent())
-        let publisher = try DedicatedThread {
+        let publisher = try DedicatedThread(name: name) {
             publish()
             ended.signal()
         }
         threads.withLock { $0.append(publisher) }
         for companion in companions {
-            let thread = try DedicatedThread { companion(ended) }
+            let thread = try DedicatedThread(name: companionName) { companion(ended) }
             threads.withLock { $0.append(thread) }
         }
     }

@@ -25,6 +25,8 @@ import Telemetry
 /// connection are discarded, not replayed. Timestamps keep counting on the capture clock across
 /// reconnects, so the gap a player sees is the real outage and never goes backwards.
 package final class RTMPOutput: StreamOutput {
+    /// The kernel name of the publisher thread: it connects, muxes and sends what the queue holds.
+    package static let threadName = "rtmp send"
     package let name: String
     let url: RTMPURL
     let options: RTMPPublisherOptions
@@ -99,10 +101,9 @@ package final class RTMPOutput: StreamOutput {
 
     package var statistics: OutputStatistics {
         OutputStatistics(
-            queuedPackets: queue.count, droppedFrames: queue.droppedFrames.load(ordering: .relaxed),
-            discardedFrames: queue.discardedFrames.load(ordering: .relaxed),
-            reconnects: reconnects.load(ordering: .relaxed), sentFrames: sentFrames.load(ordering: .relaxed),
-            queuedMilliseconds: Int(queue.spanMilliseconds))
+            queuedPackets: queue.count, queuedMilliseconds: Int(queue.spanMilliseconds), queueBoundMilliseconds: Int(queue.boundMilliseconds),
+            droppedFrames: queue.droppedFrames.load(ordering: .relaxed), discardedFrames: queue.discardedFrames.load(ordering: .relaxed),
+            reconnects: reconnects.load(ordering: .relaxed), sentFrames: sentFrames.load(ordering: .relaxed))
     }
 
     /// The live connection as the kernel sees it, for adaptive bitrate; nil while connecting,
@@ -132,7 +133,8 @@ package final class RTMPOutput: StreamOutput {
         // keyframes into the other outputs' streams.
         queue.askForKeyframes(false)
         do {
-            try threads.start(publish: { [self] in publish() }, companions: [{ [self] ended in watch(until: ended) }])
+            try threads.start(
+                name: Self.threadName, publish: { [self] in publish() }, companionName: "rtmp watch", companions: [{ [self] ended in watch(until: ended) }])
         } catch {
             // No thread ran, so no publisher was made that the stop would hand back to close.
             _ = state.withLock { $0.stop(deadline: 0) }

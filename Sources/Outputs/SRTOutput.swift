@@ -17,6 +17,8 @@ import Telemetry
 /// output's send timeout. A statistics thread beside the publisher reads libsrt's figures of the
 /// live connection for the meter, adaptive bitrate and the stall reading (SRTOutput+Statistics).
 package final class SRTOutput: StreamOutput {
+    /// The kernel name of the publisher thread: it connects, muxes and sends what the queue holds.
+    package static let threadName = "srt send"
     package let name: String
     let host: String
     let port: UInt16
@@ -64,10 +66,9 @@ package final class SRTOutput: StreamOutput {
 
     package var statistics: OutputStatistics {
         OutputStatistics(
-            queuedPackets: queue.count, droppedFrames: queue.droppedFrames.load(ordering: .relaxed),
-            discardedFrames: queue.discardedFrames.load(ordering: .relaxed),
-            reconnects: reconnects.load(ordering: .relaxed), sentFrames: sentFrames.load(ordering: .relaxed),
-            queuedMilliseconds: Int(queue.spanMilliseconds))
+            queuedPackets: queue.count, queuedMilliseconds: Int(queue.spanMilliseconds), queueBoundMilliseconds: Int(queue.boundMilliseconds),
+            droppedFrames: queue.droppedFrames.load(ordering: .relaxed), discardedFrames: queue.discardedFrames.load(ordering: .relaxed),
+            reconnects: reconnects.load(ordering: .relaxed), sentFrames: sentFrames.load(ordering: .relaxed))
     }
 
     /// What the live connection carries, from libsrt's statistics (see `SRTLinkReader`), for
@@ -83,7 +84,9 @@ package final class SRTOutput: StreamOutput {
         // listener answered asks the encoder for nothing.
         queue.askForKeyframes(false)
         do {
-            try threads.start(publish: { [self] in publish() }, companions: [{ [self] ended in readStatistics(until: ended) }])
+            try threads.start(
+                name: Self.threadName, publish: { [self] in publish() }, companionName: "srt statistics",
+                companions: [{ [self] ended in readStatistics(until: ended) }])
         } catch {
             _ = state.withLock { $0.stop(deadline: 0) }
             queue.close()

@@ -60,7 +60,7 @@ package final class ScheduledOutput: StreamOutput {
         }
         try follow(window())
         do {
-            try threads.start(publish: { [self] in watch(until: stopEvent) })
+            try threads.start(name: "schedule", publish: { [self] in watch(until: stopEvent) })
         } catch {
             close(drainSeconds: 0)
             throw OutputFailure(output: name, reason: "\(error)")

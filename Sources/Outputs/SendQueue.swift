@@ -37,6 +37,8 @@ final class SendQueue: @unchecked Sendable {
     private var asksForKeyframes = true
     private enum Skip { case start, congestion, reconnect }
     private let maxSpan: Int64
+    /// The span the queue holds before it drops to the next keyframe (ms of capture time).
+    var boundMilliseconds: Int64 { maxSpan }
     private let requestKeyframe: @Sendable () -> Void
     /// Frames dropped because the connection could not keep up (overflow, then up to the IDR).
     let droppedFrames = Atomic<Int>(0)

@@ -1,4 +1,5 @@
 import Media
+import Telemetry
 
 /// One destination of the encoded stream: an RTMP server or a file. Each output muxes the
 /// codec-neutral packets for itself.
@@ -18,8 +19,16 @@ package protocol StreamOutput: AnyObject, Sendable {
     /// Sends what is still queued (bounded by `drainSeconds`), ends the stream with the AVC
     /// end-of-sequence tag at stream time `endTime` (ms), and closes.
     func finish(endTime: Int64, drainSeconds: Double)
-    /// Queue, drop and reconnect figures for the status line (see OutputStatistics.swift).
+    /// Ends the output after a run that failed to start or failed before this output got media: a
+    /// file output that no media reached takes its file (or folder) away again — no debris
+    /// (issues 25 and 41); one that got media, and every other output, ends as `finish` would.
+    func abandon(endTime: Int64, drainSeconds: Double)
+    /// Its own figures, read at report time: queue, drops, reconnects, what left it (Telemetry's
+    /// `OutputStatistics`, the one type the registry, the status line and the graph read).
     var statistics: OutputStatistics { get }
+    /// It streamed to viewers and does not now (a network output between connections): what an
+    /// outage recording starts on. Never for a file.
+    var isInterrupted: Bool { get }
     /// What the output's network connection carries now (adaptive bitrate); nil by default.
     var link: LinkSample? { get }
     /// Set while the output rests between its schedule's windows: when the next one opens
@@ -46,6 +55,14 @@ extension StreamOutput {
     package func write(contentsOf packets: [MediaPacket]) {
         for packet in packets { write(packet) }
     }
+
+    /// A network output has nothing to take away: it ends as on a stop (an RTMP output unpublishes).
+    package func abandon(endTime: Int64, drainSeconds: Double) {
+        finish(endTime: endTime, drainSeconds: drainSeconds)
+    }
+
+    /// Files are never interrupted.
+    package var isInterrupted: Bool { false }
 
     /// Outputs without a network connection (files) constrain no bitrate.
     package var link: LinkSample? { nil }

@@ -112,10 +112,12 @@ package final class RecordingOutput: StreamOutput {
         counters.meter?.enter(.stopped)
     }
 
+    /// With the recording's own figures (`reading`): /status and /metrics need no downcast.
     package var statistics: OutputStatistics {
         OutputStatistics(
-            queuedPackets: writer.queuedPackets, droppedFrames: writer.droppedFrames,
-            sentFrames: writer.sentFrames.load(ordering: .relaxed))
+            queuedPackets: writer.queuedPackets, queuedMilliseconds: writer.queuedMilliseconds,
+            queueBoundMilliseconds: writer.queueBoundMilliseconds, droppedFrames: writer.droppedFrames,
+            sentFrames: writer.sentFrames.load(ordering: .relaxed), recording: reading)
     }
 
     /// Its own figures for /status and /metrics, read at scrape time: atomics and one small lock

@@ -36,7 +36,7 @@ struct StatusDocument: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case healthy, snapshot, problems, summary, version, uptimeSeconds, startUnixSeconds, pipeline, source, encoder, audio, outputs
+        case healthy, snapshot, problems, summary, version, uptimeSeconds, startUnixSeconds, pipeline, source, encoder, audio, outputs, graph
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -65,5 +65,6 @@ struct StatusDocument: Encodable {
                 forKey: .audio)
         }
         try container.encode(report.outputs, forKey: .outputs)
+        try container.encodeIfPresent(report.graph, forKey: .graph)
     }
 }

@@ -23,9 +23,9 @@ public final class OutputMeter: Sendable {
     public let activeLeg = Atomic<Int>(0)
     /// Wall-clock time (Unix ms) of the last successful publish; 0 before the first.
     public let lastPublishUnixMilliseconds = Atomic<Int>(0)
-    /// Reads the figures the output's queue keeps itself (depth, drops), at report time, as a
-    /// Prometheus collector does: the queue's own lock, never one held across I/O.
-    private let probe = Lock<Callback<Void, OutputProbe>?>(nil)
+    /// Reads the figures the output keeps itself (its queue's depth, drops, a recording's own), at
+    /// report time, as a Prometheus collector does: the queue's own lock, never one held across I/O.
+    private let statistics = Lock<Callback<Void, OutputStatistics>?>(nil)
     /// An SRT output's link as libsrt last reported it; nil for every other kind.
     private let srtLink: Lock<SRTLinkTotals>?
     private let life: Lock<Life>
@@ -126,14 +126,15 @@ public final class OutputMeter: Sendable {
         srtLink?.withLock { $0.connectionEnded() }
     }
 
-    public func setProbe(_ read: @escaping @Sendable () -> OutputProbe) {
-        probe.withLock { $0 = Callback(read) }
+    /// Where the output's own figures come from (the output itself, read weakly).
+    public func setStatistics(_ read: @escaping @Sendable () -> OutputStatistics) {
+        statistics.withLock { $0 = Callback(read) }
     }
 
     /// The figures as of now.
     public func reading() -> OutputReading {
         let life = life.withLock { $0 }
-        let queue = probe.withLock { $0 }?() ?? OutputProbe()
+        let queue = statistics.withLock { $0 }?() ?? OutputStatistics()
         // A file output that did all it was asked to is complete, not merely writing.
         let phase = queue.isComplete && life.phase == .writing ? OutputPhase.complete : life.phase
         return OutputReading(
@@ -146,7 +147,7 @@ public final class OutputMeter: Sendable {
             reconnectRequests: Dictionary(uniqueKeysWithValues: life.reconnectRequests.map { ($0.key.rawValue, $0.value) }),
             // A recording counts what reached its files itself (a segment's header and index too).
             sentBytes: queue.recording?.bytesWritten ?? sentBytes.load(ordering: .relaxed), sentFrames: queue.sentFrames,
-            droppedCongestion: queue.droppedCongestion, droppedDisconnected: queue.droppedDisconnected,
+            droppedCongestion: queue.droppedFrames, droppedDisconnected: queue.discardedFrames,
             queueSeconds: Double(queue.queuedMilliseconds) / 1000, queuedPackets: queue.queuedPackets,
             lastPublishUnixSeconds: Double(lastPublishUnixMilliseconds.load(ordering: .relaxed)) / 1000, recording: queue.recording,
             srtLink: srtLink?.withLock { $0.reading }, leg: leg, activeLeg: activeLeg.load(ordering: .relaxed) == 0 ? nil : activeLeg.load(ordering: .relaxed),

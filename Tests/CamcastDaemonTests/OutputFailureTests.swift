@@ -3,6 +3,7 @@ import FLV
 import Logging
 import Media
 import Synchronization
+import Telemetry
 import TestSupport
 import Testing
 @testable import CamcastDaemon

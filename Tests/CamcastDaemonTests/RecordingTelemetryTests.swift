@@ -9,7 +9,7 @@ import Testing
     private func recordingRegistry(_ reading: RecordingReading) -> (TelemetryRegistry, OutputMeter) {
         let registry = TelemetryRegistry(version: "9.9.9")
         let meter = OutputMeter(name: "record-1", kind: "record", target: "/var/lib/camcast/rec")
-        meter.setProbe { OutputProbe(sentFrames: 300, recording: reading) }
+        meter.setStatistics { OutputStatistics(sentFrames: 300, recording: reading) }
         registry.setOutputs([meter])
         registry.update { $0.running = true; $0.width = 320; $0.height = 180 }
         return (registry, meter)

@@ -13,7 +13,7 @@ import TestSupport
     static let wellBefore: Int64 = 5_000_000_000
 
     static func makeThread() -> SourceThread<Failure> {
-        SourceThread(alreadyStarted: .alreadyStarted, threadStartFailed: Failure.threadStartFailed)
+        SourceThread(name: "test source", alreadyStarted: .alreadyStarted, threadStartFailed: Failure.threadStartFailed)
     }
 
     /// Unstopped, each wait lasts to its deadline and says go on.
