@@ -4,6 +4,36 @@ import Media
 import Telemetry
 
 extension Pipeline {
+    /// The stop summary: the run's counts in one `stopped` line (what the tests and an operator
+    /// read), the graph as it ended, then the conversion, lock, overlay and latency lines.
+    func logStopSummary(_ graph: StreamGraph, _ ending: StreamGraph.Ending, reason: StopReason) {
+        let counters = control.counters
+        let clocks = graph.clocks
+        logger.info(
+            "stopped",
+            metadata: [
+                "reason": "\(reason)", "frames": "\(counters.framesEncoded.load(ordering: .relaxed))",
+                // The media time the run covered, first frame to last: its frame slots are this
+                // over the interval, plus one, each encoded, skipped, dropped at the encoder's
+                // full queue (encoder_dropped) or dropped by the driver.
+                "media_ms": "\(Self.mediaMilliseconds(first: clocks.firstFrame.load(ordering: .relaxed), lastMilliseconds: clocks.lastFrameHandedOn.load(ordering: .relaxed)))",
+                "skipped": "\(ending.source?.skippedFrames ?? 0)",
+                "driver_dropped": "\(ending.source?.driverDroppedFrames ?? 0)", "bad_frames": "\(ending.source?.badFrames ?? 0)",
+                "dropped": "\(ending.delivery.droppedFrames)",
+                "encoder_dropped": "\(counters.droppedAtEncoder.load(ordering: .relaxed))",
+                "discarded": "\(ending.delivery.discardedFrames)", "reconnects": "\(ending.delivery.reconnects)",
+                // Each output as the registry saw it to the end: rtmp-1 stopped 1234567 B 3 attempts.
+                "outputs": "\(control.telemetry.outputMeters.map { Self.summary($0.reading()) }.joined(separator: "; "))",
+            ].merging(graph.audio.map { Self.audioSummary($0, late: graph.interleaver?.latePackets ?? 0) } ?? [:]) { $1 })
+        for line in ending.graph.lines() { logger.info("graph: \(line)") }
+        Self.logConversionCost(graph.conversion, logger: logger)
+        Self.logLockTakes(framesEncoded: counters.framesEncoded.load(ordering: .relaxed), logger: logger)
+        Self.logOverlayCost(graph.stages, logger: logger)
+        if let summary = graph.latency?.summary() {
+            logger.info("latency", metadata: summary.metadata.mapValues { .string($0) })
+        }
+    }
+
     /// The stop summary's `media_ms`: from the first frame's capture instant (ns, 0: none came) to
     /// the last frame handed on (ms).
     static func mediaMilliseconds(first: UInt64, lastMilliseconds: Int64) -> Int64 {

@@ -61,7 +61,7 @@ struct ReplaySourceTests {
         // Each YUYV frame became the encoder's NV12 in the conversion stage, before the encoder, in
         // one buffer reused for all 30 (the stop summary's conversion line).
         let conversion = try #require(
-            result.stderr.split(separator: "\n").map(String.init).first { $0.contains(" conversion ") }, "\(result.stderr)")
+            result.stderr.split(separator: "\n").map(String.init).first { $0.contains(" info conversion ") }, "\(result.stderr)")
         #expect(CamcastLog.value("converted", in: conversion) == "30" && CamcastLog.value("buffers", in: conversion) == "1", "\(conversion)")
     }
 
@@ -77,7 +77,7 @@ struct ReplaySourceTests {
             timeout: 60)
         #expect(result.status == 0, "camcast failed: \(result.stderr)")
         let conversion = try #require(
-            result.stderr.split(separator: "\n").map(String.init).first { $0.contains(" conversion ") }, "\(result.stderr)")
+            result.stderr.split(separator: "\n").map(String.init).first { $0.contains(" info conversion ") }, "\(result.stderr)")
         #expect(CamcastLog.value("frames", in: conversion).flatMap(Int.init).map { $0 >= 30 } == true, "\(conversion)")
         #expect(CamcastLog.value("converted", in: conversion) == "0" && CamcastLog.value("buffers", in: conversion) == "0", "\(conversion)")
     }
