@@ -5,7 +5,6 @@ extension ConfigDecoder {
         "record", "segment_seconds", "segment_name", "max_age_seconds", "max_bytes", "min_free_bytes", "mode", "pre_seconds", "pre_bytes",
         "post_seconds", "container",
     ]
-    static let outageKeys: Set<String> = ["pre_seconds", "pre_bytes", "post_seconds"]
     static let segmentSecondsRange: ClosedRange<Double> = 1...86_400
 
     mutating func recordOutput(index: Int, _ spec: OutputSpec) -> CamcastConfig.OutputConfig? {

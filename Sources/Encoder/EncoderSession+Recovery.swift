@@ -18,10 +18,6 @@ extension EncoderSession {
             let opened = withState { state -> Result<Void, EncoderError> in
                 guard !state.isShutDown else { return .failure(.closed) }
                 do throws(EncoderError) {
-                    if state.failingOpens > 0 {
-                        state.failingOpens -= 1
-                        throw EncoderError.openFailed("injected failure")
-                    }
                     confinement.assertOnOwner("opening a new encoder backend in recovery")
                     var settings = self.settings
                     settings.bitrateKbps = state.bitrateKbps

@@ -31,9 +31,6 @@ extension EncoderSession {
         var inFlight: [Int64: Int64] = [:]
         var lastPTS: Int64?
         var adjustedTimestamps = 0
-        /// Test seam, read only when recovery opens a new encoder (never on the encode path): that
-        /// many openings fail first.
-        var failingOpens = 0
 
         init(encoder: any EncoderBackend, bitrateKbps: Int, keyframes: KeyframeSchedule, parameterSets: [[UInt8]]) {
             self.encoder = encoder

@@ -1,18 +1,4 @@
 extension FLVVideoTagBody {
-    /// Joins NAL units (each without a start code) into the AVCC form FLV carries: each unit
-    /// preceded by its length as a 4-byte big-endian integer, matching the lengthSizeMinusOne = 3
-    /// that `AVCDecoderConfigurationRecord` always writes.
-    public static func avccPayload(nalUnits: [[UInt8]]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(nalUnits.reduce(0) { $0 + 4 + $1.count })
-        for unit in nalUnits {
-            // A NAL unit of 4 GiB cannot occur (an FLV tag holds at most 16 MiB).
-            bytes.appendU32(UInt32(truncatingIfNeeded: unit.count))
-            bytes.append(contentsOf: unit)
-        }
-        return bytes
-    }
-
     /// A whole video tag body built in one pass: `headroom` bytes left for whoever sends it (RTMP
     /// chunk headers, `RTMPMediaMessage.requiredHeadroom`), then `header` (the tag body's bytes
     /// before its data, legacy AVC or Enhanced RTMP), then the NAL units as AVCC. Building the

@@ -9,8 +9,9 @@ import Synchronization
 /// name) into each picture, in place: it blends over the rows and columns the text covers in the
 /// frame's own memory (the planes the encoder reads, at the stream's size, so an item's height,
 /// margin and corner are stream pixels as they are), hands the frame on, then puts those bytes
-/// back, so a buffer the source reuses or repeats comes back as it was. Memory lent read-only is
-/// copied first (no source in Camcast lends that).
+/// back, so a buffer the source reuses or repeats comes back as it was. Every source lends its
+/// frames writable (a camera's mapped buffer, the conversion stage's own) or owns them; a frame
+/// lent read-only is a programming error, stopped by a precondition rather than copied.
 ///
 /// `replace(with:)` (a reload) swaps the settings; the next frame delivered after it returns
 /// carries them, with no new keyframe.
@@ -26,7 +27,6 @@ public final class OverlayStage: Sendable {
     /// Whether there is a renderer: a frame with no overlay passes with one atomic load, no lock.
     private let isDrawing: Atomic<Bool>
     private let logger: Logger?
-    private let copiedReadOnly = Atomic<Bool>(false)
     /// Frames drawn on, and the capture thread's CPU time spent drawing and restoring them (the
     /// stop summary's `overlay` line and scripts/bench-overlay read it).
     private let framesDrawn = Atomic<Int>(0)
@@ -102,11 +102,7 @@ public final class OverlayStage: Sendable {
             }
             return result
         }
-        if let inPlace { return try inPlace.get() }
-        // Read-only memory: draw on a copy (one per frame; logged once).
-        if !copiedReadOnly.exchange(true, ordering: .relaxed) {
-            logger?.notice("overlay: the source lends its frames read-only, so each is copied to draw on")
-        }
-        return try filter(frame.owned(), then: next)
+        guard let inPlace else { preconditionFailure("the overlay draws in place: a source lent a frame read-only") }
+        return try inPlace.get()
     }
 }

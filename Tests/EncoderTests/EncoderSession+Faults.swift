@@ -1,16 +1,39 @@
 @testable import Encoder
 import Logging
+import Synchronization
 
 extension EncoderSession {
     /// The next `encodeFailures` encode calls fail as if the library had (the backend in use is
-    /// wrapped in one that fails first; recovery replaces it with a real one), and the next
-    /// `openFailures` encoder re-creations fail.
-    func injectFaults(encodeFailures: Int = 0, openFailures: Int = 0) {
+    /// wrapped in one that fails first; recovery replaces it with one its opener makes).
+    func injectFaults(encodeFailures: Int) {
         withState { state in
             if encodeFailures > 0, let encoder = state.encoder {
                 state.encoder = FailingEncoderBackend(wrapping: encoder, failures: encodeFailures)
             }
-            state.failingOpens += openFailures
+        }
+    }
+}
+
+/// Openings that fail, injected through the backend contract as a broken library would fail
+/// them: a session made with `opener()` opens every backend through it, and after `failNext(n)`
+/// the next n openings (a recovery's re-creations) throw before the library is asked.
+final class FailingOpens: Sendable {
+    private let remaining = Mutex(0)
+
+    func failNext(_ count: Int) {
+        remaining.withLock { $0 += count }
+    }
+
+    /// Opens with the codec's library unless a failure is due.
+    func opener() -> EncoderSession.BackendOpener {
+        { [self] (settings, logger) throws(EncoderError) in
+            let fails = remaining.withLock { remaining -> Bool in
+                guard remaining > 0 else { return false }
+                remaining -= 1
+                return true
+            }
+            if fails { throw EncoderError.openFailed("injected failure") }
+            return try EncoderSession.openBackend(settings, logger: logger)
         }
     }
 }

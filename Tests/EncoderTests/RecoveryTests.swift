@@ -5,19 +5,23 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// Encoder re-creation after an encode error, driven by the session's fault-injection seam.
+/// Encoder re-creation after an encode error, driven by faults injected through the backend
+/// contract (a wrapping backend that fails encodes, an opener that fails openings: Tests only).
 @Suite struct RecoveryTests {
     @Test func encodeErrorRecreatesTheEncoderAndKeepsGoing() throws {
         let (logger, log) = Harness.capturingLogger()
         let collector = PictureCollector()
+        let opens = FailingOpens()
         let session = try EncoderSession(
-            settings: Harness.settings(), logger: logger, recovery: EncoderRecoveryPolicy(attempts: 3, delay: .zero)
+            settings: Harness.settings(), logger: logger, recovery: EncoderRecoveryPolicy(attempts: 3, delay: .zero),
+            backendOpener: opens.opener()
         ) { collector.add($0) }
         for index in 0..<5 {
             try session.encode(TestFrames.frame(.i420, width: 320, height: 180, index: index).frame)
         }
         try session.reconfigure(bitrateKbps: 600)
-        session.injectFaults(encodeFailures: 1, openFailures: 1)
+        session.injectFaults(encodeFailures: 1)
+        opens.failNext(1)
         for index in 5..<10 {
             try session.encode(TestFrames.frame(.i420, width: 320, height: 180, index: index).frame)
         }
@@ -36,11 +40,13 @@ import Testing
 
     @Test func givesUpAfterTheLastAttemptAndCloses() throws {
         let (logger, log) = Harness.capturingLogger()
+        let opens = FailingOpens()
         let session = try EncoderSession(
             settings: Harness.settings(), logger: logger,
-            recovery: EncoderRecoveryPolicy(attempts: 3, delay: .milliseconds(50))
+            recovery: EncoderRecoveryPolicy(attempts: 3, delay: .milliseconds(50)), backendOpener: opens.opener()
         ) { _ in }
-        session.injectFaults(encodeFailures: 1, openFailures: 3)
+        session.injectFaults(encodeFailures: 1)
+        opens.failNext(3)
         let started = ContinuousClock.now
         #expect(throws: EncoderError.openFailed("injected failure")) {
             try session.encode(TestFrames.frame(.i420, width: 320, height: 180, index: 0).frame)
@@ -58,11 +64,13 @@ import Testing
     /// request (an RTMP reconnect) waited out the whole pause.
     @Test func recoveryPausesWithoutHoldingTheLock() throws {
         let (logger, _) = Harness.capturingLogger()
+        let opens = FailingOpens()
         let session = try EncoderSession(
             settings: Harness.settings(), logger: logger,
-            recovery: EncoderRecoveryPolicy(attempts: 2, delay: .milliseconds(1500))
+            recovery: EncoderRecoveryPolicy(attempts: 2, delay: .milliseconds(1500)), backendOpener: opens.opener()
         ) { _ in }
-        session.injectFaults(encodeFailures: 1, openFailures: 1)
+        session.injectFaults(encodeFailures: 1)
+        opens.failNext(1)
         let result = SharedLock<Result<Void, EncoderError>?>(nil)
         let encoding = try DedicatedThread {
             let outcome = Result { () throws(EncoderError) in

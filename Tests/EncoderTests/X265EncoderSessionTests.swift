@@ -145,14 +145,17 @@ import Testing
     @Test func encodeErrorRecreatesTheX265EncoderAndKeepsGoing() throws {
         let (logger, log) = Harness.capturingLogger()
         let collector = PictureCollector()
+        let opens = FailingOpens()
         let session = try EncoderSession(
-            settings: Self.settings(), logger: logger, recovery: EncoderRecoveryPolicy(attempts: 3, delay: .zero)
+            settings: Self.settings(), logger: logger, recovery: EncoderRecoveryPolicy(attempts: 3, delay: .zero),
+            backendOpener: opens.opener()
         ) { collector.add($0) }
         for index in 0..<5 {
             try session.encode(TestFrames.frame(.i420, width: 320, height: 180, index: index).frame)
         }
         try session.reconfigure(bitrateKbps: 600)
-        session.injectFaults(encodeFailures: 1, openFailures: 1)
+        session.injectFaults(encodeFailures: 1)
+        opens.failNext(1)
         for index in 5..<10 {
             try session.encode(TestFrames.frame(.i420, width: 320, height: 180, index: index).frame)
         }

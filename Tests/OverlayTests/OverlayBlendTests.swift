@@ -99,22 +99,6 @@ import Testing
         let untouched = stage.filter(frame, then: Self.snapshot) == Self.snapshot(frame)
         #expect(untouched)
     }
-
-    @Test func readOnlyMemoryIsDrawnOnACopy() throws {
-        let stage = try OverlayStage(settings: OverlaySettings(items: [Self.item]))
-        let owned = Self.frame(.i420)
-        let before = Self.snapshot(owned)
-        let seen = before.withUnsafeBytes { raw in
-            let lent = BorrowedPixels(raw)
-            defer { lent.endLoan() }
-            let frame = VideoFrame(
-                width: 320, height: 240, pixelFormat: .i420, planes: owned.planes, borrowing: lent,
-                timestamp: .now(), sequence: 0)
-            return stage.filter(frame, then: Self.snapshot)
-        }
-        let drawn = seen != before
-        #expect(drawn)
-    }
 }
 
 /// The planar row blend (16 samples at a time) against the one-sample formula it stands for.
