@@ -34,7 +34,7 @@ struct PublisherRetries {
     /// An attempt failed as `failure` (`reason`: the metric's fixed word, `message`: the error in
     /// words). The wait before the next attempt, or nil: the output ends.
     mutating func attemptFailed(
-        _ failure: ReconnectSchedule.Failure, reason: String, message: String, state: borrowing Lock<RTMPOutputState>
+        _ failure: ReconnectSchedule.Failure, reason: String, message: String, state: borrowing Lock<NetworkOutputState>
     ) -> Double? {
         suspend()
         failures += 1
@@ -50,7 +50,7 @@ struct PublisherRetries {
 
     /// A live connection of `upSeconds` was lost (`message`: why). The wait before reconnecting,
     /// or nil: the output ends (a stop, which the loss ends at once, or no reconnecting at all).
-    mutating func lost(afterSeconds upSeconds: Double, message: String, state: borrowing Lock<RTMPOutputState>) -> Double? {
+    mutating func lost(afterSeconds upSeconds: Double, message: String, state: borrowing Lock<NetworkOutputState>) -> Double? {
         suspend()
         guard policy.isEnabled else {
             fail(OutputFailure(output: output, reason: message), state: state)
@@ -75,13 +75,13 @@ struct PublisherRetries {
     }
 
     /// Waits `seconds` unless stopped first; true if the next attempt may start.
-    func waitBeforeRetry(seconds: Double, state: borrowing Lock<RTMPOutputState>) -> Bool {
+    func waitBeforeRetry(seconds: Double, state: borrowing Lock<NetworkOutputState>) -> Bool {
         _ = queue.waitForClose(seconds: seconds)
         return state.withLock { $0.backoffEnded() }
     }
 
     /// Ends the output for good and tells the pipeline.
-    func fail(_ failure: OutputFailure, state: borrowing Lock<RTMPOutputState>) {
+    func fail(_ failure: OutputFailure, state: borrowing Lock<NetworkOutputState>) {
         guard state.withLock({ $0.fail("\(failure)") }) else { return }
         meter.enter(.failed, error: failure.reason)
         queue.close()

@@ -45,7 +45,7 @@ extension RTMPOutput {
                     logger.warning(
                         "RTMP connect failed, retrying",
                         metadata: [
-                            "url": "\(url)", "attempt": "\(retries.failures)", "retry_in": "\(Self.seconds(delay))",
+                            "url": "\(url)", "attempt": "\(retries.failures)", "retry_in": "\(LogSeconds.text(delay))",
                             "error": "\(error)",
                         ])
                 }
@@ -80,7 +80,7 @@ extension RTMPOutput {
             logger.warning(
                 "RTMP connection lost, reconnecting",
                 metadata: [
-                    "url": "\(url)", "connected_for": "\(Self.seconds(upSeconds))", "retry_in": "\(Self.seconds(delay))",
+                    "url": "\(url)", "connected_for": "\(LogSeconds.text(upSeconds))", "retry_in": "\(LogSeconds.text(delay))",
                     "error": "\(error)",
                 ])
             guard retries.waitBeforeRetry(seconds: delay, state: state) else { return }
@@ -195,12 +195,5 @@ extension RTMPOutput {
         publisher.close()
         state.withLock { $0.drained() }
         return .finished
-    }
-
-    /// `1.25s`: two decimals are enough to read backoff growth in the log.
-    static func seconds(_ value: Double) -> String {
-        let hundredths = Int((value * 100).rounded())
-        let fraction = hundredths % 100
-        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)s"
     }
 }

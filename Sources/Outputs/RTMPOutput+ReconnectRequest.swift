@@ -61,7 +61,7 @@ extension RTMPOutput {
             metadata: ["url": "\(current)", "to": "\(target)", "description": "\(request.description ?? "")"])
         let attempt = NewConnectionAttempt(makePublisher(target))
         // A stop cancels this connect (`finish`); one that came before it is seen in `connect`.
-        handoverAttempt.withLock { $0 = RTMPOutputState.Attempt(publisher: attempt.publisher) }
+        handoverAttempt.withLock { $0 = NetworkOutputState.Attempt(publisher: attempt.publisher) }
         do {
             let thread = try DedicatedThread { [self] in connect(attempt, to: target, from: current) }
             return NewConnection(target: target, attempt: attempt, thread: thread)

@@ -10,7 +10,7 @@ import Telemetry
 /// published: a failed or lost connection is retried (`ReconnectSchedule`), and a watchdog
 /// thread cuts a connection that stopped making progress.
 ///
-/// Its life is one `RTMPOutputState` behind one lock; the publisher thread asks that state
+/// Its life is one `NetworkOutputState` behind one lock; the publisher thread asks that state
 /// before every step, so a stop in any state is one transition. Neither `open` nor `finish`
 /// waits for a connection: the first attempt runs in the background (other outputs record
 /// meanwhile), and a stop during a connect or a wait returns at once (issue 14 #11).
@@ -39,10 +39,10 @@ package final class RTMPOutput: StreamOutput {
     let latency: LatencyRecorder?
     let makePublisher: StreamPublisherFactory
     /// Everything about where the output is in its life.
-    let state = Lock(RTMPOutputState.idle)
+    let state = Lock(NetworkOutputState.idle)
     /// The connect a server's reconnect request started beside the live connection, for a stop to
     /// cancel (`answer`); nil otherwise.
-    let handoverAttempt = Lock<RTMPOutputState.Attempt?>(nil)
+    let handoverAttempt = Lock<NetworkOutputState.Attempt?>(nil)
     /// The publisher and the watchdog; the publisher's end ends the watchdog's sleep at once
     /// rather than at its next sample, a sleep that takes no lock (`WakeEvent`).
     private let threads = PublisherThreads()

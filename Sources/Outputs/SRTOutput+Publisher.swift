@@ -30,7 +30,7 @@ extension SRTOutput {
                 } else if uplinkReason == nil {
                     logger.warning(
                         "SRT connect failed, retrying",
-                        metadata: ["url": "\(name)", "attempt": "\(retries.failures)", "retry_in": "\(RTMPOutput.seconds(delay))", "error": "\(error)"])
+                        metadata: ["url": "\(name)", "attempt": "\(retries.failures)", "retry_in": "\(LogSeconds.text(delay))", "error": "\(error)"])
                 }
                 guard retries.waitBeforeRetry(seconds: delay, state: state) else { return }
                 continue
@@ -62,7 +62,7 @@ extension SRTOutput {
             logger.warning(
                 "SRT connection lost, reconnecting",
                 metadata: [
-                    "url": "\(name)", "connected_for": "\(RTMPOutput.seconds(upSeconds))", "retry_in": "\(RTMPOutput.seconds(delay))",
+                    "url": "\(name)", "connected_for": "\(LogSeconds.text(upSeconds))", "retry_in": "\(LogSeconds.text(delay))",
                     "error": "\(error)",
                 ])
             guard retries.waitBeforeRetry(seconds: delay, state: state) else { return }

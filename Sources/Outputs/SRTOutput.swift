@@ -5,7 +5,7 @@ import Synchronization
 import Telemetry
 
 /// Publishes the stream as MPEG-TS over SRT (caller mode) from a dedicated publisher thread, and
-/// keeps it published with the RTMP output's machinery: one `RTMPOutputState` behind one lock,
+/// keeps it published with what every network output shares: one `NetworkOutputState` behind one lock,
 /// the bounded `SendQueue` (drops to the next keyframe), the `ReconnectSchedule` (a listener
 /// that comes back is published to within one cheap wait; a refusal backs off as RTMP's does)
 /// and the same `OutputMeter` and `OutputStatistics`.
@@ -29,7 +29,7 @@ package final class SRTOutput: StreamOutput {
     let requestKeyframe: @Sendable () -> Void
     let onFailure: @Sendable (OutputFailure) -> Void
     let makeMuxer: ConnectionMuxerFactory
-    let state = Lock(RTMPOutputState.idle)
+    let state = Lock(NetworkOutputState.idle)
     private let threads = PublisherThreads()
     let drainDeadline = Atomic<UInt64>(0)
     let reconnects = Atomic<Int>(0)

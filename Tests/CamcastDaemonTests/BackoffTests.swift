@@ -66,6 +66,6 @@ struct BackoffTests {
         (0.854, "0.85s"), (1.0, "1.00s"), (12.345, "12.35s"), (0.05, "0.05s"),
     ])
     func formattedSeconds(value: Double, text: String) {
-        #expect(RTMPOutput.seconds(value) == text)
+        #expect(LogSeconds.text(value) == text)
     }
 }

@@ -32,7 +32,7 @@ struct RTMPOutputTests {
             requestKeyframe: keyframes.handler, onFailure: failures.handler, makePublisher: server.factory)
     }
 
-    static func state(_ output: RTMPOutput) -> RTMPOutputState { output.state.withLock { $0 } }
+    static func state(_ output: RTMPOutput) -> NetworkOutputState { output.state.withLock { $0 } }
 
     static func isStreaming(_ output: RTMPOutput) -> Bool {
         if case .streaming = state(output) { return true }

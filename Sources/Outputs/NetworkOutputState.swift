@@ -1,12 +1,12 @@
 import RTMP
 
-/// The whole life of one network output (RTMP, SRT), in one enum behind one lock (`RTMPOutput.state`), with
+/// The whole life of one network output (RTMP, SRT), in one enum behind one lock (each output's `state`), with
 /// transitions that reject what cannot happen (grpc-swift-2's `GRPCServer` state): the publisher
 /// thread asks before every step, and a stop from any thread is one transition, so a stop during a
 /// backoff wait can never be followed by a connect (issue 14 #2).
 ///
 /// The live connection's watch (for the watchdog) lives in the states that have a connection.
-enum RTMPOutputState: Equatable, Sendable {
+enum NetworkOutputState: Equatable, Sendable {
     /// Made, thread not started.
     case idle
     /// An attempt is under way (`attempt` counts from 1 since the last publish), on `publisher`

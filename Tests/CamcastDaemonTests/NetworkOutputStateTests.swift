@@ -4,9 +4,9 @@ import Testing
 
 /// The RTMP output's one state enum: every transition, and the ones it must refuse.
 @Suite("RTMP output state")
-struct RTMPOutputStateTests {
+struct NetworkOutputStateTests {
     @Test func aConnectionLivesThroughItsStates() {
-        var state = RTMPOutputState.idle
+        var state = NetworkOutputState.idle
         do { let done = state.start(); #expect(done) }
         #expect(state == .connecting(attempt: 1))
         do { let done = state.attemptFailed(); #expect(done) }
@@ -27,14 +27,14 @@ struct RTMPOutputStateTests {
 
     /// A stop in every state: a stream drains; everything else ends at once.
     @Test(arguments: [
-        (RTMPOutputState.idle, RTMPOutputState.finished(.stopped)),
+        (NetworkOutputState.idle, NetworkOutputState.finished(.stopped)),
         (.connecting(attempt: 3), .finished(.stopped)),
         (.backingOff(nextAttempt: 2), .finished(.stopped)),
         (.streaming(since: 1), .draining(deadline: 50)),
         (.draining(deadline: 20), .draining(deadline: 20)),
         (.finished(.failed("x")), .finished(.failed("x"))),
     ])
-    func stopFromEveryState(before: RTMPOutputState, after: RTMPOutputState) {
+    func stopFromEveryState(before: NetworkOutputState, after: NetworkOutputState) {
         var state = before
         state.stop(deadline: 50)
         #expect(state == after)
@@ -43,7 +43,7 @@ struct RTMPOutputStateTests {
     /// After a stop, the publisher thread's next step is refused: no connect after a wait (#2),
     /// no stream after a connect that was under way.
     @Test func stepsAfterAStopAreRefused() {
-        var state = RTMPOutputState.backingOff(nextAttempt: 2)
+        var state = NetworkOutputState.backingOff(nextAttempt: 2)
         state.stop(deadline: 0)
         do { let done = state.backoffEnded(); #expect(!done) }
         state = .connecting(attempt: 1)
@@ -54,7 +54,7 @@ struct RTMPOutputStateTests {
     }
 
     @Test func misuseIsRefused() {
-        var state = RTMPOutputState.streaming(since: 1)
+        var state = NetworkOutputState.streaming(since: 1)
         do { let done = state.start(); #expect(!done) }
         do { let done = state.backoffEnded(); #expect(!done) }
         do { let done = state.published(at: 2); #expect(!done) }
@@ -67,7 +67,7 @@ struct RTMPOutputStateTests {
     }
 
     @Test func aLossWhileDrainingEndsTheStop() {
-        var state = RTMPOutputState.draining(deadline: 5)
+        var state = NetworkOutputState.draining(deadline: 5)
         do { let done = state.lost(); #expect(!done) }
         #expect(state == .finished(.stopped))
     }
