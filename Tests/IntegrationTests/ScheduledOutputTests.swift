@@ -126,6 +126,68 @@ struct ScheduledOutputTests {
         #expect(recorded == reference.packets.count, "the always recording has \(recorded) of \(reference.packets.count) pictures")
     }
 
+    /// A window across midnight, end to end (issue 44): Friday 23:59–00:01 in Europe/Berlin. The
+    /// clock stepped to Friday 23:58:57 rests it; it opens at 23:59 (published within 2.5 s,
+    /// keyframe first) and stays open through midnight into Saturday — a day the window's `days`
+    /// do not name, but the window started on Friday — and closes at Saturday 00:01 cleanly: one
+    /// publish, one recording, no close or reopen at 00:00.
+    @Test func aWindowAcrossMidnightStaysOpenIntoTheNextDayAndClosesOnce() throws {
+        let server = try RTMPServer(environment: ["RTMP_RECORD_UNIQUE": "on"])
+        let dir = try Project.scratchDirectory("scheduled-midnight")
+        let clock = dir.appendingPathComponent("clock-offset")
+        let key = "mIdNiGhT-kEy-2359"
+        let friday = try Self.epoch("next Friday 23:58:57")
+        try Self.setClock(clock, to: friday)
+        let config = dir.appendingPathComponent("camcast.yaml")
+        try """
+            schedule_timezone: Europe/Berlin
+            idle: keep
+            outputs:
+              - url: \(server.url(app: "rec", name: key))
+                name: night
+                schedule:
+                  - days: Fri
+                    from: "23:59"
+                    to: "00:01"
+              - path: "\(dir.appendingPathComponent("reference.flv").path)"
+
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let camcast = try ProcessRunner.start(
+            "/usr/bin/env",
+            ["CAMCAST_DEBUG_CLOCK_OFFSET_FILE=\(clock.path)", Project.camcastBinary.path, "run", "--config", config.path,
+             "--source", "testpattern", "--size", "320x180", "--fps", "30", "--bitrate", "300", "--keyint-seconds", "1"])
+        defer { camcast.signal(SIGKILL) }
+        let windowOpensAt = Date().addingTimeInterval(3)
+        let published = camcast.waitForLog("RTMP publishing", timeout: 15)
+        // Past midnight: Saturday 00:00:57, the window still open; it ends at 00:01:00.
+        usleep(2_000_000)
+        try Self.setClock(clock, to: friday + 120)
+        usleep(1_500_000)
+        let openedSoFar = camcast.logLines(containing: "schedule: a window opened").count
+        let closedBeforeItsEnd = camcast.logLines(containing: "schedule: the window closed").count
+        let closed = camcast.waitForLog("schedule: the window closed", timeout: 10)
+        usleep(1_500_000)
+        camcast.signal(SIGTERM)
+        let result = try camcast.wait(timeout: 30)
+        try server.stop()
+
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains(key))
+        #expect(published && closed, "\(result.stderr)")
+        let publishedAt = try #require(Self.loggedAt("RTMP publishing", in: result.stderr))
+        #expect(publishedAt.timeIntervalSince(windowOpensAt) <= 2.5 && publishedAt > windowOpensAt.addingTimeInterval(-1.5),
+                "published \(publishedAt.timeIntervalSince(windowOpensAt)) s after the window opened")
+        #expect(openedSoFar == 1 && closedBeforeItsEnd == 0, "midnight closed or reopened the window\n\(result.stderr)")
+        #expect(result.stderr.components(separatedBy: "schedule: a window opened").count - 1 == 1, "\(result.stderr)")
+        let recordings = try server.uniqueRecordings(key)
+        try #require(recordings.count == 1, "one publish across midnight, not \(recordings.count)")
+        #expect(try ProbedVideo.decodeErrors(recordings[0]).isEmpty)
+        let reference = try HashedPackets(dir.appendingPathComponent("reference.flv"))
+        let window = try reference.locate(HashedPackets(recordings[0]))
+        #expect(window.problems.isEmpty && window.startsWithKeyframe, "\(window.problems)")
+        #expect(window.last < reference.packets.count - 30, "the output did not stop at the window's end")
+    }
+
     /// /status's outputs, as JSON objects.
     static func outputs(in status: String) -> [[String: Any]] {
         let json = try? JSONSerialization.jsonObject(with: Data(status.utf8)) as? [String: Any]
