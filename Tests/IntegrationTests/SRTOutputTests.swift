@@ -68,6 +68,15 @@ struct SRTOutputTests {
         return tables.contains(0) && tables.contains(0x1000)
     }
 
+    /// srt-live-transmit (`-a:no`) ended because the stream did: exit 0, or 255 with libsrt's
+    /// "Connection was broken" from its read. Its loop checks the socket's state and then reads
+    /// (apps/srt-live-transmit.cpp); camcast's close landing between the two makes the read fail
+    /// instead of the state say "disconnected" — 2 runs in 5 here, on 1878e2f too. Whether the
+    /// close lost anything is `expectWhole`'s to judge: every encoded picture in the recording.
+    static func endedWithTheStream(_ received: ProcessResult) -> Bool {
+        received.status == 0 || received.status == 255 && received.stderr.contains("recvmsg: Connection was broken")
+    }
+
     /// What every recording of a whole run must show: PAT and PMT first, a keyframe first, `codec` and AAC,
     /// a clean decode, and every picture camcast encoded (its stop summary's `frames=`).
     static func expectWhole(_ file: URL, codec: String, log: String) throws {
@@ -93,7 +102,7 @@ struct SRTOutputTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("SRT connected"), "\(run.stderr)")
         let received = try listener.wait(timeout: 30)
-        #expect(received.status == 0, "srt-live-transmit: \(received.stderr)")
+        #expect(Self.endedWithTheStream(received), "srt-live-transmit: \(received.status) \(received.stderr)")
         try Self.expectWhole(recording, codec: "h264", log: run.stderr)
     }
 
