@@ -123,37 +123,42 @@ package final class ScheduledOutput: StreamOutput {
 
     /// The watch thread: follows the schedule until the stop event, looking at it again when its
     /// window changes, when the wall clock is set, and — for a test clock only — every
-    /// `lookAgainNanoseconds`.
+    /// `lookAgainNanoseconds`; an output that could not start in an open window is tried again
+    /// every `lookIntervalNanoseconds`, as it was when every look tried it.
     private func watch(from first: Look, until stop: WakeEvent) {
         let alarm: WallClockAlarm
         do {
             alarm = try WallClockAlarm()
         } catch {
             logger.warning("schedule: no wall-clock timer; the schedule is looked at four times a second", metadata: ["output": "\(name)", "error": "\(error)"])
-            while !stop.wait(until: MonotonicTime.now().adding(nanoseconds: Self.lookIntervalNanoseconds)) { lookAndFollow() }
+            while !stop.wait(until: MonotonicTime.now().adding(nanoseconds: Self.lookIntervalNanoseconds)) { _ = lookAndFollow() }
             return
         }
         var last = first
+        var startFailed = false
         while true {
             // A transition not later than the look (a bug in the schedule) is waited for a second,
             // not looked at again at once.
             let at = last.changesAt.map { max($0, last.lookedAt + 1) }
-            let bound = last.lookAgainNanoseconds.map { MonotonicTime.now().adding(nanoseconds: $0) }
+            let retry = startFailed ? Self.lookIntervalNanoseconds : nil
+            let bound = [last.lookAgainNanoseconds, retry].compactMap { $0 }.min().map { MonotonicTime.now().adding(nanoseconds: $0) }
             if alarm.wait(untilWallSecond: at, lookedAt: last.lookedAt, lookAgainBy: bound, or: stop) == .signalled { return }
-            last = lookAndFollow()
+            (last, startFailed) = lookAndFollow()
         }
     }
 
-    @discardableResult
-    private func lookAndFollow() -> Look {
+    /// One look and what follows from it; `startFailed`: the window is open and its output would
+    /// not start.
+    private func lookAndFollow() -> (look: Look, startFailed: Bool) {
         let now = look()
         looks.add(1, ordering: .relaxed)
         do {
             try follow(now.window)
+            return (now, false)
         } catch {
             logger.error("a window opened and the output could not start", metadata: ["name": "\(meter.name)", "output": "\(name)", "error": "\(error.reason)"])
+            return (now, true)
         }
-        return now
     }
 
     /// Starts the output when `window` is open and none runs, ends it when closed.

@@ -78,4 +78,42 @@ import TestSupport
         output.finish(endTime: 0, drainSeconds: 0)
         #expect(output.threads.end(waitingUpTo: 0), "the watch thread had not ended when finish gave up on it")
     }
+
+    /// An output that would not start at its window's opening (a full disk, out of threads) is
+    /// tried again while the window stays open, as when every look tried it: no transition is
+    /// due, yet the third try starts it.
+    @Test func anOutputThatWouldNotStartIsTriedAgainWithinItsWindow() throws {
+        final class StartsAtTheThirdTry: Sendable {
+            let tries = Atomic<Int>(0)
+        }
+        let attempts = StartsAtTheThirdTry()
+        final class Failing: StreamOutput {
+            let name = "failing"
+            let attempts: StartsAtTheThirdTry
+            init(_ attempts: StartsAtTheThirdTry) { self.attempts = attempts }
+            func open() throws(OutputFailure) {
+                if attempts.tries.add(1, ordering: .relaxed).newValue < 3 { throw OutputFailure(output: name, reason: "not yet") }
+            }
+            func write(_ packet: MediaPacket) {}
+            func finish(endTime: Int64, drainSeconds: Double) {}
+            var statistics: OutputStatistics { OutputStatistics() }
+        }
+        let opensAt = WallClockAlarm.secondsNow + 1
+        let output = ScheduledOutput(
+            name: "scheduled", meter: OutputMeter(name: "rtmp-1", kind: "rtmp", target: "test"),
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
+            window: {
+                let now = WallClockAlarm.secondsNow
+                return now < opensAt
+                    ? ScheduledOutput.Look(window: .closed(next: "soon", inSeconds: opensAt - now), lookedAt: now, changesAt: opensAt)
+                    : ScheduledOutput.Look(window: .open(closes: nil), lookedAt: now, changesAt: nil)
+            },
+            make: { Failing(attempts) })
+        try output.open()
+        defer { output.finish(endTime: 0, drainSeconds: 0) }
+        let deadline = MonotonicTime.now().adding(nanoseconds: 30_000_000_000)
+        while output.current.withLock({ $0 }) == nil, MonotonicTime.now() < deadline { usleep(1_000) }
+        #expect(output.current.withLock { $0 } != nil, "tried \(attempts.tries.load(ordering: .relaxed)) times, never again after a failure")
+        #expect(attempts.tries.load(ordering: .relaxed) == 3)
+    }
 }
