@@ -40,11 +40,23 @@ struct DebugCaptureStall: Sendable {
         #endif
     }
 
-    /// Blocks, checking every 10 ms, while the file exists. Deliberately deaf to stop requests:
-    /// a stuck thread does not answer them either.
+    /// Blocks while the file exists. Deliberately deaf to stop requests: a stuck thread does not
+    /// answer them either. Sleeps on inotify, on the file's directory (its removal or a rename
+    /// away), not on a period: each event in the directory makes it look whether the file is
+    /// still there. The common case, no file, costs one access(2) per frame as before.
     func waitWhileStalled() {
+        guard access(path, F_OK) == 0 else { return }
+        let watch = inotify_init1(Int32(IN_CLOEXEC))
+        guard watch >= 0 else { return }
+        defer { close(watch) }
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]).isEmpty ? "/" : String(path[..<$0]) } ?? "."
+        // Watched before the look below, so that a removal between the two is an event.
+        guard inotify_add_watch(watch, directory, UInt32(IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF)) >= 0 else { return }
+        var events = [UInt8](repeating: 0, count: 4096)
         while access(path, F_OK) == 0 {
-            usleep(10_000)
+            let count = events.withUnsafeMutableBytes { read(watch, $0.baseAddress, $0.count) }
+            // EINTR: look again; any other failure (a bug) must not spin, nor stall for good.
+            if count < 0 && errno != EINTR { return }
         }
     }
 }

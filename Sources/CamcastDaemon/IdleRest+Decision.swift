@@ -16,7 +16,8 @@ extension IdleRest {
     /// output's `scheduleRest`, as its own last look saw it) and none opens within the lead. An
     /// output without a schedule (a .flv or .h264 file runs always, so does a recording without
     /// one) keeps the source running. Pure: no clock but `now`, no schedule evaluated here — each
-    /// scheduled output evaluates its own, four times a second, and that is what this reads.
+    /// scheduled output evaluates its own at its transitions and at a setting of the clock, and
+    /// this reads what that look saw.
     static func decide(idle: CamcastConfig.ScheduleConfig.Idle, rests: [ScheduleRest?], now: MonotonicTime) -> Decision {
         guard idle == .close, !rests.isEmpty else { return .run }
         var first: (at: MonotonicTime, next: String?)?

@@ -15,17 +15,23 @@ import Synchronization
 ///
 /// They start again `wakeLeadSeconds` before the first output's window opens (`decide`).
 ///
-/// One thread looks, as often as a scheduled output looks at its schedule (every
-/// `ScheduledOutput.lookIntervalNanoseconds`, a timed wait on a `WakeEvent` that `end` cuts
-/// short), at what the outputs' own looks saw (`StreamOutput.scheduleRest`): one evaluation of
-/// each schedule, so a wall clock that steps is followed within two looks. A change excludes a reload
-/// (`PipelineStages.beginReload`); a look that finds one under way tries again at the next.
+/// One thread looks every `ScheduledOutput.lookIntervalNanoseconds` (a timed wait on a
+/// `WakeEvent` that `end` cuts short) at what the outputs' own looks saw
+/// (`StreamOutput.scheduleRest`), evaluating no schedule itself: each output looks at its own at
+/// its transitions and at once when the wall clock is set, so a clock that steps is followed
+/// within one look here. A change excludes a reload (`PipelineStages.beginReload`); a look that
+/// finds one under way tries again at the next.
+///
+/// Why still a period here (issue 39 item 4 left it): what this waits for comes from several
+/// places — an output's look, the first picture, a reload's end or its new `idle:` — and the
+/// wake lead's instant; signalling each needs hooks in the pipeline's reload. The look reads a
+/// few locked values and does nothing unless the decision changes.
 final class IdleRest: Sendable {
     /// How long before a window the source starts again. The encoder is open already; what takes
     /// time is the camera: opening and negotiating a V4L2 device, then its first frame after
     /// STREAMON (a UVC camera's sensor and auto-exposure start: up to about a second; vivid in a
     /// QEMU guest a few hundred ms). The output itself opens at the window's start (its own look,
-    /// up to 0.25 s late), connects and asks for a keyframe, which the running encoder gives at
+    /// woken by the wall-clock timer within the second), connects and asks for a keyframe, which the running encoder gives at
     /// its next picture. 3 s covers the camera with room, while costing only 3 s of work per window.
     static let wakeLeadSeconds: Int64 = 3
 

@@ -76,11 +76,16 @@ public final class PipelineControl: Sendable {
     /// Pictures the encoder has produced so far; advancing means the pipeline is alive.
     public var framesEncoded: Int { counters.framesEncoded.load(ordering: .relaxed) }
 
+    /// Set while the pipeline is attached (READY=1 awaits it); cleared before the detach.
+    let attached = AwaitableFlag()
+
     func attach(_ pipeline: Pipeline, _ running: PipelineStages) {
         stages.withLock { $0 = (pipeline, running) }
+        attached.set()
     }
 
     func detach() {
+        attached.clear()
         stages.withLock { $0 = nil }
     }
 

@@ -15,13 +15,27 @@ enum ScheduleClock {
     static let offsetFileVariable = "CAMCAST_DEBUG_CLOCK_OFFSET_FILE"
 
     static func now() -> WallTime {
-        var now = WallTime.now()
+        WallTime(secondsSince1970: WallTime.now().secondsSince1970 + offsetSeconds)
+    }
+
+    /// What the debug build's clock file adds to the system's clock now; 0 without one.
+    static var offsetSeconds: Int64 {
         #if DEBUG
         if let path = getenv(offsetFileVariable).map({ String(cString: $0) }), let offset = offsetSeconds(in: path) {
-            now = WallTime(secondsSince1970: now.secondsSince1970 + offset)
+            return offset
         }
         #endif
-        return now
+        return 0
+    }
+
+    /// How often a look is taken again while the debug build's clock file is in use: the file
+    /// moves the clock without the kernel's knowing, so no wall-clock timer sees it move (debug
+    /// builds and tests only; nil otherwise, and the system's clock settings end the waits).
+    static var lookAgainNanoseconds: UInt64? {
+        #if DEBUG
+        if let path = getenv(offsetFileVariable), path.pointee != 0 { return ScheduledOutput.lookIntervalNanoseconds }
+        #endif
+        return nil
     }
 
     #if DEBUG
@@ -35,16 +49,30 @@ enum ScheduleClock {
     }
     #endif
 
-    /// Whether `schedule` wants its output now; a clock not yet set means what `unsetClock` says.
-    static func window(of schedule: Schedule, unsetClock: CamcastConfig.ScheduleConfig.UnsetClock) -> ScheduledOutput.Window {
-        let now = now()
+    /// Whether `schedule` wants its output now, and when that changes; a clock not yet set means
+    /// what `unsetClock` says (and changes when the clock is set).
+    static func window(of schedule: Schedule, unsetClock: CamcastConfig.ScheduleConfig.UnsetClock) -> ScheduledOutput.Look {
+        // One reading of the system's clock: the transition's instant is given on it (what the
+        // timer is armed on), the test clock's offset taken off again.
+        let system = WallTime.now()
+        let offset = offsetSeconds
+        let now = WallTime(secondsSince1970: system.secondsSince1970 + offset)
+        let window: ScheduledOutput.Window
+        var changesAt: Int64?
         switch schedule.state(at: now) {
-        case .open(let next): return .open(closes: next.map { schedule.localDescription(of: $0) })
+        case .open(let next):
+            window = .open(closes: next.map { schedule.localDescription(of: $0) })
+            changesAt = next.map { $0.at.secondsSince1970 - offset }
         case .closed(let next):
-            return .closed(next: next.map { schedule.localDescription(of: $0) }, inSeconds: next.map { $0.at.secondsSince1970 - now.secondsSince1970 })
+            window = .closed(next: next.map { schedule.localDescription(of: $0) }, inSeconds: next.map { $0.at.secondsSince1970 - now.secondsSince1970 })
+            changesAt = next.map { $0.at.secondsSince1970 - offset }
         case .unsetClock:
-            return unsetClock == .stream ? .open(closes: "the clock is set (unset_clock: stream)") : .closed(next: "the clock is set (unset_clock: rest)")
+            window = unsetClock == .stream ? .open(closes: "the clock is set (unset_clock: stream)") : .closed(next: "the clock is set (unset_clock: rest)")
+            // Set, the clock ends the wait at once; left to run, it would get there one day.
+            changesAt = Schedule.earliestPlausibleTime.secondsSince1970 - offset
         }
+        return ScheduledOutput.Look(
+            window: window, lookedAt: system.secondsSince1970, changesAt: changesAt, lookAgainNanoseconds: lookAgainNanoseconds)
     }
 }
 

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Capture
 import Media
 import Synchronization
@@ -9,20 +6,42 @@ import Synchronization
 ///
 /// The frame path pays only when a snapshot is wanted: `offer` is one atomic load per frame, and
 /// copies one picture (a camera's borrowed buffer must go back to the driver, a file's buffer is
-/// read into again) only after a request asked for it. The JPEG is made on the requesting thread (the HTTP server's worker pool), at most
-/// once a second whatever the request rate: requests within a second of the last encode get the
-/// same bytes. No lock of the capture or encode path is taken.
-final class SnapshotTap: Sendable {
-    /// Until when (monotonic ns) the frame path should keep a picture for a waiting request.
+/// read into again) only after a request asked for it. The JPEG is made on the requesting thread
+/// (the HTTP server's worker pool), at most once a second whatever the request rate: requests
+/// within a second of the last encode get the same bytes, and requests that arrive while one is
+/// waiting for its picture wait for that one's JPEG instead of asking for another. No lock of the
+/// capture or encode path is taken, and none is held while a request waits or encodes.
+final class SnapshotTap: @unchecked Sendable {
+    // @unchecked: `kept`, `cached`, `isAsking`, `roundsDone` and `waitingRequests` are read and
+    // written only while `condition` is locked.
+    /// The requests' wait for the capture thread's next picture, and for another request's JPEG:
+    /// the state they wait on is below. Its mutex is held only to read or change it, never across
+    /// a wait (a condition wait gives it back) nor an encode.
+    private let condition = ConditionLock()
+    /// The picture the capture thread left for the request that asks.
+    private var kept: VideoFrame?
+    /// The last JPEG and when it was made.
+    private var cached: (jpeg: [UInt8], made: MonotonicTime)?
+    /// Whether a request is asking the capture thread for a picture and encoding it now: the one
+    /// that does; every other request waits for its result (one encode for all of them).
+    private var isAsking = false
+    /// Requests that asked so far, finished; a waiting request's cue that its round is over.
+    private var roundsDone = 0
+    /// Requests waiting now (for a picture or for another's JPEG), for tests.
+    private var waitingRequests = 0
+    /// Until when (monotonic ns) the frame path should keep a picture for the asking request.
     private let wantedUntil = Atomic<UInt64>(0)
-    private let kept = Lock<VideoFrame?>(nil)
-    /// The last JPEG and when it was made; also serialises encodes.
-    private let cache = Lock<(jpeg: [UInt8], made: MonotonicTime)?>(nil)
     /// Encodes so far (for tests and the rate check).
     let encodes = Atomic<Int>(0)
+    /// How long a request waits for the capture thread's next picture (a stalled or stopping
+    /// pipeline gives none): then the last JPEG, if any, is the answer.
+    let waitForFrameNanoseconds: Int64
 
     static let minimumIntervalNanoseconds: Int64 = 1_000_000_000
-    static let waitForFrameNanoseconds: Int64 = 1_000_000_000
+
+    init(waitForFrameNanoseconds: Int64 = 1_000_000_000) {
+        self.waitForFrameNanoseconds = waitForFrameNanoseconds
+    }
 
     /// On the capture thread, after the frame went to the encoder.
     func offer(_ frame: VideoFrame) {
@@ -36,37 +55,56 @@ final class SnapshotTap: Sendable {
         let copy = VideoFrame(
             width: frame.width, height: frame.height, pixelFormat: frame.pixelFormat, planes: frame.planes,
             bytes: frame.withUnsafeBytes { Array($0) }, timestamp: frame.timestamp, sequence: frame.sequence)
-        kept.withLock { $0 = copy }
+        condition.withLock {
+            kept = copy
+            condition.broadcast()
+        }
     }
 
     /// The JPEG of a picture at most about a second old; nil while no picture came.
     func jpeg() -> [UInt8]? {
-        cache.withLock { cache -> [UInt8]? in
-            let now = MonotonicTime.now()
-            if let cached = cache, now.nanoseconds(since: cached.made) < Self.minimumIntervalNanoseconds {
-                return cached.jpeg
-            }
-            kept.withLock { $0 = nil }
-            wantedUntil.store(now.nanoseconds + UInt64(Self.waitForFrameNanoseconds), ordering: .relaxed)
-            var frame: VideoFrame?
-            while frame == nil, MonotonicTime.now().nanoseconds(since: now) < Self.waitForFrameNanoseconds {
-                frame = kept.withLock { kept in
-                    defer { kept = nil }
-                    return kept
-                }
-                if frame == nil { usleepMilliseconds(5) }
-            }
-            wantedUntil.store(0, ordering: .relaxed)
-            // No new picture (the pipeline is stalled or stopping): the last one, if any.
-            guard let frame, let jpeg = SnapshotJPEG.encode(frame) else { return cache?.jpeg }
-            encodes.add(1, ordering: .relaxed)
-            cache = (jpeg, MonotonicTime.now())
-            return jpeg
+        condition.lock()
+        defer { condition.unlock() }
+        let now = MonotonicTime.now()
+        if let cached, now.nanoseconds(since: cached.made) < Self.minimumIntervalNanoseconds {
+            return cached.jpeg
         }
+        waitingRequests += 1
+        if isAsking {
+            // Another request is getting a picture: its JPEG is this one's too.
+            let round = roundsDone
+            while roundsDone == round { condition.wait() }
+            waitingRequests -= 1
+            return cached?.jpeg
+        }
+        isAsking = true
+        kept = nil
+        let deadline = now.adding(nanoseconds: UInt64(waitForFrameNanoseconds))
+        wantedUntil.store(deadline.nanoseconds, ordering: .relaxed)
+        while kept == nil, condition.wait(until: deadline) {}
+        wantedUntil.store(0, ordering: .relaxed)
+        waitingRequests -= 1
+        let frame = kept
+        kept = nil
+        // The encode (milliseconds) without the mutex: the capture thread's next offer and other
+        // requests' look at the cache never wait for it.
+        condition.unlock()
+        let jpeg = frame.flatMap { SnapshotJPEG.encode($0) }
+        condition.lock()
+        if let jpeg {
+            encodes.add(1, ordering: .relaxed)
+            cached = (jpeg, MonotonicTime.now())
+        }
+        isAsking = false
+        roundsDone += 1
+        condition.broadcast()
+        // No new picture (the pipeline is stalled or stopping): the last one, if any.
+        return cached?.jpeg
     }
 
-    private func usleepMilliseconds(_ milliseconds: UInt32) {
-        var request = timespec(tv_sec: 0, tv_nsec: Int(milliseconds) * 1_000_000)
-        nanosleep(&request, nil)
-    }
+    /// Requests waiting now, for a picture or for another request's JPEG (tests).
+    var requestsWaiting: Int { condition.withLock { waitingRequests } }
+
+    /// Whether a request has asked the capture thread for a picture and not had it yet (tests).
+    var isWaitingForPicture: Bool { wantedUntil.load(ordering: .relaxed) != 0 }
 }

@@ -19,17 +19,15 @@ struct StatusReporter: Service {
     private func report() async {
         // READY=1 once the first picture is encoded and the pipeline is attached: the source
         // runs, the encoder works and every output was made before the source started. Both are
-        // awaited: frames may flow a moment before `control.attach`, and READY=1 must still come
-        // (it used to be lost for good then, issue 14 #5). Polled, because it happens exactly once.
+        // awaited, in either order: frames may flow a moment before `control.attach`, and READY=1
+        // must still come (it used to be lost for good then, issue 14 #5). Each is an event the
+        // pipeline sets (`AwaitableFlag`), so this task sleeps until then; a graceful shutdown
+        // cancels the wait.
         var first: PipelineSnapshot?
         while first == nil {
-            if control.framesEncoded > 0 { first = control.snapshot() }
-            if first != nil { break }
-            do {
-                try await Task.sleep(for: .milliseconds(20))
-            } catch {
-                return
-            }
+            guard await control.counters.framesEncoded.firstStep.wait(), await control.attached.wait() else { return }
+            // Nil only when the pipeline detached again meanwhile: the next attach is awaited.
+            first = control.snapshot()
         }
         guard var previous = first else { return }
         notifier.ready(status: "streaming \(previous.size), \(previous.targetKbps) kbit/s, \(previous.outputs) outputs")

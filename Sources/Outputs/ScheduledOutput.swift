@@ -7,9 +7,11 @@ import Telemetry
 /// purpose (phase `scheduled`: not up, and not a problem), inside them a fresh output made by
 /// `make` publishes as any other and starts at a keyframe; at a window's end it is finished as on
 /// a stop (an RTMP output sends the end of sequence and deleteStream, so the ingest ends the
-/// broadcast). What the schedule says comes from `window`, asked every `lookIntervalNanoseconds`
-/// by the output's own thread, so a wall clock that steps (NTP's first sync, a DST change, a
-/// manual change) is followed at the next look.
+/// broadcast). What the schedule says comes from `look`, asked by the output's own thread when
+/// the window changes next, when the wall clock is set (NTP's first sync, a manual change, a
+/// resume: `WallClockAlarm`), and at the stop — not on a period: between windows the thread
+/// sleeps in the kernel. A DST change is a transition the schedule names; a reload that changes
+/// the schedule makes the output again, and the new one looks at once.
 package final class ScheduledOutput: StreamOutput {
     /// What the schedule says now.
     package enum Window: Sendable, Equatable {
@@ -21,10 +23,30 @@ package final class ScheduledOutput: StreamOutput {
         case closed(next: String?, inSeconds: Int64? = nil)
     }
 
+    /// One look at the schedule.
+    package struct Look: Sendable, Equatable {
+        package var window: Window
+        /// The system's wall clock (seconds since 1970) when the look was taken.
+        package var lookedAt: Int64
+        /// When, on the system's wall clock, the window changes next; nil: not within a year, or
+        /// a clock not yet set (its setting is what changes it).
+        package var changesAt: Int64?
+        /// A clock the kernel cannot see move (a debug build's test clock, `ScheduleClock`) is
+        /// looked at again this often; nil: the system's clock, whose settings end the wait.
+        package var lookAgainNanoseconds: UInt64?
+
+        package init(window: Window, lookedAt: Int64, changesAt: Int64?, lookAgainNanoseconds: UInt64? = nil) {
+            self.window = window
+            self.lookedAt = lookedAt
+            self.changesAt = changesAt
+            self.lookAgainNanoseconds = lookAgainNanoseconds
+        }
+    }
+
     package let name: String
     package let meter: OutputMeter
     let make: @Sendable () -> any StreamOutput
-    let window: @Sendable () -> Window
+    let look: @Sendable () -> Look
     let logger: Logger
     /// The output while a window is open; nil outside. The encoder's thread reads it at every write.
     let current = Lock<(any StreamOutput)?>(nil)
@@ -34,18 +56,22 @@ package final class ScheduledOutput: StreamOutput {
     let lastTime = Atomic<Int64>(0)
     let threads = PublisherThreads()
     let stop = AtomicLazyReference<WakeEvent>()
+    /// Looks at the schedule so far (tests: a look per transition, not per period).
+    package let looks = Atomic<Int>(0)
+    /// How often a thread looks when the kernel gives it no wall-clock timer (`timerfd_create`
+    /// failed: out of fds), and how often `IdleRest` reads what the outputs' looks saw.
     package static let lookIntervalNanoseconds: UInt64 = 250_000_000
     /// What an output closed at a window's end may still send.
     static let closingDrainSeconds = 2.0
 
     package init(
-        name: String, meter: OutputMeter, logger: Logger, window: @escaping @Sendable () -> Window,
+        name: String, meter: OutputMeter, logger: Logger, window: @escaping @Sendable () -> Look,
         make: @escaping @Sendable () -> any StreamOutput
     ) {
         self.name = name
         self.meter = meter
         self.logger = logger
-        self.window = window
+        self.look = window
         self.make = make
     }
 
@@ -58,9 +84,11 @@ package final class ScheduledOutput: StreamOutput {
         } catch {
             throw OutputFailure(output: name, reason: "\(error)")
         }
-        try follow(window())
+        let first = look()
+        looks.add(1, ordering: .relaxed)
+        try follow(first.window)
         do {
-            try threads.start(name: "schedule", publish: { [self] in watch(until: stopEvent) })
+            try threads.start(name: "schedule", publish: { [self] in watch(from: first, until: stopEvent) })
         } catch {
             close(drainSeconds: 0)
             throw OutputFailure(output: name, reason: "\(error)")
@@ -93,14 +121,43 @@ package final class ScheduledOutput: StreamOutput {
 
     package var scheduleRest: ScheduleRest? { rest.withLock { $0 } }
 
-    /// The watch thread: follows the schedule until the stop event.
-    private func watch(until stop: WakeEvent) {
-        while !stop.wait(until: MonotonicTime.now().adding(nanoseconds: Self.lookIntervalNanoseconds)) {
-            do {
-                try follow(window())
-            } catch {
-                logger.error("a window opened and the output could not start", metadata: ["name": "\(meter.name)", "output": "\(name)", "error": "\(error.reason)"])
-            }
+    /// The watch thread: follows the schedule until the stop event, looking at it again when its
+    /// window changes, when the wall clock is set, and — for a test clock only — every
+    /// `lookAgainNanoseconds`; an output that could not start in an open window is tried again
+    /// every `lookIntervalNanoseconds`, as it was when every look tried it.
+    private func watch(from first: Look, until stop: WakeEvent) {
+        let alarm: WallClockAlarm
+        do {
+            alarm = try WallClockAlarm()
+        } catch {
+            logger.warning("schedule: no wall-clock timer; the schedule is looked at four times a second", metadata: ["output": "\(name)", "error": "\(error)"])
+            while !stop.wait(until: MonotonicTime.now().adding(nanoseconds: Self.lookIntervalNanoseconds)) { _ = lookAndFollow() }
+            return
+        }
+        var last = first
+        var startFailed = false
+        while true {
+            // A transition not later than the look (a bug in the schedule) is waited for a second,
+            // not looked at again at once.
+            let at = last.changesAt.map { max($0, last.lookedAt + 1) }
+            let retry = startFailed ? Self.lookIntervalNanoseconds : nil
+            let bound = [last.lookAgainNanoseconds, retry].compactMap { $0 }.min().map { MonotonicTime.now().adding(nanoseconds: $0) }
+            if alarm.wait(untilWallSecond: at, lookedAt: last.lookedAt, lookAgainBy: bound, or: stop) == .signalled { return }
+            (last, startFailed) = lookAndFollow()
+        }
+    }
+
+    /// One look and what follows from it; `startFailed`: the window is open and its output would
+    /// not start.
+    private func lookAndFollow() -> (look: Look, startFailed: Bool) {
+        let now = look()
+        looks.add(1, ordering: .relaxed)
+        do {
+            try follow(now.window)
+            return (now, false)
+        } catch {
+            logger.error("a window opened and the output could not start", metadata: ["name": "\(meter.name)", "output": "\(name)", "error": "\(error.reason)"])
+            return (now, true)
         }
     }
 

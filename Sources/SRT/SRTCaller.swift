@@ -143,6 +143,12 @@ public final class SRTCaller: @unchecked Sendable {
         return true
     }
 
+    /// The waits of `finishSending`, once per stream's end, on the publisher's own thread with no
+    /// lock held. Its 10-ms look at the send buffer is the one polling loop left, and why: libsrt
+    /// tells of no acknowledgement — its epoll's SRT_EPOLL_OUT means room in the buffer, not an
+    /// empty one, and its own lingering close looks at the buffer on a period too. The loop is
+    /// bounded by the stop's drain deadline and sees a `cancel` at its next look; the latency's
+    /// hold after it is one timed sleep, not a poll.
     private static func sleep(nanoseconds: UInt64) {
         var time = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
         var left = timespec()

@@ -8,7 +8,8 @@ public final class PipelineMeter: Sendable {
     public let framesCaptured = Atomic<Int>(0)
     /// Of those, placeholder frames (the slate while the camera is gone).
     public let placeholderFrames = Atomic<Int>(0)
-    public let framesEncoded = Atomic<Int>(0)
+    /// Pictures encoded; READY=1 awaits the first (`firstStep`).
+    public let framesEncoded = AwaitableCount()
     public let keyframes = Atomic<Int>(0)
     public let encodedBytes = Atomic<Int>(0)
     /// Time spent in the encoder, summed (ns).

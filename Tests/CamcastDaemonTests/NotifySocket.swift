@@ -1,7 +1,7 @@
 import Foundation
 
 /// A datagram socket bound where systemd's would be, collecting what arrives.
-final class NotifySocket {
+final class NotifySocket: Sendable {
     let address: String
     private let fd: Int32
 

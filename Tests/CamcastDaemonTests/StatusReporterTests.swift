@@ -1,6 +1,7 @@
 import Encoder
 import Foundation
 import Logging
+import Media
 import ServiceLifecycle
 import Testing
 @testable import CamcastDaemon
@@ -20,7 +21,9 @@ struct StatusReporterTests {
         let reporter = StatusReporter(notifier: notifier, control: control, logger: logger, initialIntervalSeconds: 60)
         let task = Task { await reporter.run() }
         defer { task.cancel() }
-        try await Task.sleep(for: .milliseconds(200))
+        // The reporter sleeps on the attach event (it used to look every 20 ms); a reporter that
+        // never waits there fails here after a bound no answer needs.
+        try await Self.waitUntil("the reporter awaits the attach") { control.attached.waiting == 1 }
 
         let settings = ReloadPlanTests.settings()
         let encoder = try EncoderSession(settings: settings.encoder, logger: logger) { _ in }
@@ -28,12 +31,78 @@ struct StatusReporterTests {
             settings: settings, encoder: EncoderStage(session: encoder, upstream: .live, logger: logger, failed: { _ in }), stop: StopSignal(), latency: nil) { 0 }
         control.attach(Pipeline(settings: settings, logger: logger, control: control), stages)
 
-        var received: [String] = []
-        for _ in 0..<10 {
-            if let datagram = socket.receive() { received.append(datagram) }
-            if received.contains(where: { $0.contains("READY=1") }) { break }
-        }
+        let received = await Self.datagrams(until: "READY=1", from: socket)
         #expect(received.contains { $0.contains("READY=1") }, "got \(received)")
+    }
+
+    /// The other order: attached first, the first picture later. The reporter sleeps on the
+    /// encoded-picture count's first step, and READY=1 comes when the picture is counted.
+    @Test func readyComesAtTheFirstPictureAfterTheAttach() async throws {
+        let address = "@camcast-status-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let socket = try NotifySocket(address: address)
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": address])
+        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let control = PipelineControl()
+        let settings = ReloadPlanTests.settings()
+        let encoder = try EncoderSession(settings: settings.encoder, logger: logger) { _ in }
+        let stages = PipelineStages(
+            settings: settings, encoder: EncoderStage(session: encoder, upstream: .live, logger: logger, failed: { _ in }), stop: StopSignal(), latency: nil) { 0 }
+        control.attach(Pipeline(settings: settings, logger: logger, control: control), stages)
+        let reporter = StatusReporter(notifier: notifier, control: control, logger: logger, initialIntervalSeconds: 60)
+        let task = Task { await reporter.run() }
+        defer { task.cancel() }
+        try await Self.waitUntil("the reporter awaits the first picture") { control.counters.framesEncoded.firstStep.waiting == 1 }
+        #expect(await DedicatedThread.run { socket.receive() } == nil, "a datagram before the first picture")
+
+        control.counters.framesEncoded.add(1, ordering: .relaxed)
+        let received = await Self.datagrams(until: "READY=1", from: socket)
+        #expect(received.contains { $0.contains("READY=1") }, "got \(received)")
+    }
+
+    /// A graceful shutdown before the pipeline ever ran ends the reporter's wait for READY: the
+    /// group's run returns (it would hang on a wait the cancellation did not end).
+    @Test(.timeLimit(.minutes(1))) func aShutdownEndsTheWaitForReady() async throws {
+        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let control = PipelineControl()
+        let reporter = StatusReporter(notifier: SystemdNotifier(environment: [:]), control: control, logger: logger, initialIntervalSeconds: 60)
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [.init(service: reporter, successTerminationBehavior: .ignore)], logger: logger))
+        let run = Task { try await group.run() }
+        try await Self.waitUntil("the reporter awaits the first picture") { control.counters.framesEncoded.firstStep.waiting == 1 }
+        await group.triggerGracefulShutdown()
+        try await run.value
+        #expect(control.counters.framesEncoded.firstStep.waiting == 0)
+    }
+
+    /// Waits until `condition` holds; fails after 180 s. The condition becomes true in
+    /// microseconds or never, but this task needs a thread of the cooperative pool to look, and the
+    /// unit suites run side by side on it: tests that block its threads (encodes, joins) kept both
+    /// of a 2-core machine's busy for 40 s at a time, and a 30-s bound failed on that alone. A
+    /// harness wait for an event that must come, not a bound on the reporter.
+    static func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(180)
+        while !condition() {
+            try #require(ContinuousClock.now < deadline, "never: \(what)")
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
+    /// What the socket receives until a datagram holds `text` (or 900 receives, 180 s, go by: the
+    /// reporter's task needs the pool, as `waitUntil` says). The
+    /// receives block: on a thread of their own, not the cooperative pool the reporter under test
+    /// runs on (two tests blocking its two threads here starved both reporters).
+    static func datagrams(until text: String, from socket: NotifySocket) async -> [String] {
+        await DedicatedThread.run { receivedDatagrams(until: text, from: socket) }
+    }
+
+    private static func receivedDatagrams(until text: String, from socket: NotifySocket) -> [String] {
+        var received: [String] = []
+        for _ in 0..<900 {
+            if let datagram = socket.receive() { received.append(datagram) }
+            if received.contains(where: { $0.contains(text) }) { break }
+        }
+        return received
     }
 }
 
