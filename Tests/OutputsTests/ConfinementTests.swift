@@ -8,7 +8,8 @@ import Testing
 @testable import Outputs
 
 /// Debug builds check that what is confined to one thread stays there (issue 39 #6): a file
-/// output's file on its writer thread.
+/// output's file on its writer thread, a reconnect's publisher on the connect thread until the
+/// publisher thread takes it over.
 @Suite struct OutputsConfinementTests {
     /// Debug-build messages a check gave instead of trapping.
     final class Caught: Sendable {
@@ -54,6 +55,35 @@ import Testing
         // The end runs on the writer thread: nothing more is caught.
         #expect(writer.stop(.finish(endTime: 0), drainSeconds: 1))
         #expect(caught.all.count == 1)
+    }
+
+    @Test("a reconnect's publisher: the connect thread ends its connect, the publisher thread takes it over after; either out of turn fails the debug check")
+    func aNewConnectionChangesHandsOnce() throws {
+        let server = FakeServer([])
+        let caught = Caught()
+        /// An attempt whose connect thread took the publisher and, if `ending`, ended the connect.
+        func attempt(ending: Bool) throws -> RTMPOutput.NewConnectionAttempt {
+            let attempt = RTMPOutput.NewConnectionAttempt(FakePublisher(server: server))
+            attempt.confinement.check.catchFailures { caught.add($0) }
+            let connect = try DedicatedThread {
+                _ = attempt.connectOnThisThread()
+                if ending { attempt.end(connected: true) }
+            }
+            connect.join()
+            return attempt
+        }
+
+        // In turn: the connect thread ended it, then the publisher thread takes it over.
+        _ = try attempt(ending: true).takeOver()
+        #expect(caught.all.isEmpty, "\(caught.all)")
+
+        // The publisher thread may not end the connect for it, nor take the publisher while it runs.
+        try attempt(ending: false).end(connected: true)
+        _ = try attempt(ending: false).takeOver()
+        #expect(caught.all == [
+            "ending a new connection's connect ran off the new connection's owner's thread",
+            "a new connection's publisher taken over while its connect runs",
+        ])
     }
     #endif
 }
