@@ -54,7 +54,10 @@ public final class AudioStage: Sendable {
     /// What one source's deliveries last looked up. Each source gets a `deliver` closure, and so a
     /// cache, of its own, which only that source's thread calls.
     private final class DeliveryCache: @unchecked Sendable {
-        // @unchecked: read and written only by the one source thread its closure was given to.
+        // @unchecked: read and written only by the one source thread its closure was given to;
+        // debug builds check it on every delivery (the first one binds that thread: the cache is
+        // made before the source's thread exists).
+        let confinement = ThreadConfinement("the audio source")
         var phaseChanges = -1
         var session: AACEncoderSession?
     }
@@ -146,6 +149,7 @@ public final class AudioStage: Sendable {
     var deliver: @Sendable (AudioFrame) -> Void {
         let cache = DeliveryCache()
         return { [self] frame in
+            cache.confinement.assertOnFirstCaller("an audio delivery")
             // Nothing changed since the last delivery: the same session, without the lock.
             let changes = phaseChanges.count.load(ordering: .acquiring)
             if changes == cache.phaseChanges, let session = cache.session {

@@ -25,8 +25,9 @@ struct BitrateAdapter: Service {
         var controller: AdaptiveBitrateController?
         /// What this service last gave the encoder (or found it running at).
         var applied = 0
-        // This task's own copy of the outputs, read again only after a change (no lock per sample).
-        let outputs = OutputsView()
+        // This task's own copy of the outputs, read again only after a change (no lock per sample):
+        // a value, as the task may resume on another thread after each await.
+        var outputs = OutputsView.Cache()
         while !Task.isCancelled {
             do {
                 try await Task.sleep(for: Self.interval)

@@ -124,11 +124,14 @@ public final class CameraReplaySource: FrameSource {
         case .mjpeg(let stream): playing.watch(stream.input, name: sourceName, logger: logger)
         case .raw(let file): playing.watch(file, name: sourceName, logger: logger)
         }
-        let decoding = UncheckedBox(mjpeg)
+        // The decoder moves to the thread: handed in through a lock (the compiler checks the
+        // transfer: it is `sending`, and this thread keeps no reference), taken out once there.
+        let decoding = Lock(mjpeg)
         do {
             try thread.start { [self] in
                 var reader = reader
-                let ending = play(&reader, decoding.value, deliver)
+                let decoder = decoding.withLock { $0.take() }
+                let ending = play(&reader, decoder, deliver)
                 // Back before the thread ends, so it is there once `stop` has joined it; a reader
                 // that reached the end is opened again on the next start.
                 if ending == nil { input.withLock { $0 = reader } }
@@ -230,11 +233,4 @@ public final class CameraReplaySource: FrameSource {
         }
         return false
     }
-}
-
-/// Moves the capture thread's decoder into its closure. @unchecked: the decoder is made before the
-/// thread starts and used by that thread only, never by the one that made it.
-private struct UncheckedBox<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
 }

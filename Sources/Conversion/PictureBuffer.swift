@@ -5,8 +5,12 @@ import Media
 /// source frame converted before scaling may have them); chroma then rounds up.
 ///
 /// `@unchecked Sendable`: a buffer is used by one thread at a time. It is taken out of the pool for
-/// one conversion and the delivery after it, and put back only when that delivery returned.
+/// one conversion and the delivery after it, and put back only when that delivery returned. Debug
+/// builds check it: the thread that makes a buffer or takes it from the pool owns it
+/// (`confinement`), and every use of its memory or its painted geometry asserts that.
 final class PictureBuffer: @unchecked Sendable {
+    /// The thread that made it or last took it from the pool.
+    let confinement = ThreadConfinement("the picture buffer's taker")
     let pixelFormat: PixelFormat
     let width: Int
     let height: Int
@@ -15,7 +19,17 @@ final class PictureBuffer: @unchecked Sendable {
     let planes: [VideoPlane]
     /// Where the last scaled picture went in this buffer: the bars around it are painted again
     /// only when it changes (every frame rewrites the picture area alone).
-    var paintedGeometry: ScaleGeometry?
+    var paintedGeometry: ScaleGeometry? {
+        get {
+            confinement.assertOnOwner("reading a picture buffer's painted geometry")
+            return painted
+        }
+        set {
+            confinement.assertOnOwner("setting a picture buffer's painted geometry")
+            painted = newValue
+        }
+    }
+    private var painted: ScaleGeometry?
     private let storage: UnsafeMutableRawBufferPointer
 
     /// A buffer for `pixelFormat` (`.i420` or `.nv12`) at `width`×`height`.
@@ -33,6 +47,7 @@ final class PictureBuffer: @unchecked Sendable {
             : [VideoPlane(offset: 0, bytesPerRow: width), VideoPlane(offset: luma, bytesPerRow: 2 * chromaWidth)]
         storage = .allocate(byteCount: luma + 2 * chroma, alignment: 64)
         storage.initializeMemory(as: UInt8.self, repeating: 0)
+        confinement.bindToCurrentThread()
     }
 
     deinit {
@@ -45,7 +60,8 @@ final class PictureBuffer: @unchecked Sendable {
 
     /// Plane `index`'s first byte.
     func plane(_ index: Int) -> UnsafeMutablePointer<UInt8> {
-        (storage.baseAddress! + planes[index].offset).assumingMemoryBound(to: UInt8.self)
+        confinement.assertOnOwner("a picture buffer's plane")
+        return (storage.baseAddress! + planes[index].offset).assumingMemoryBound(to: UInt8.self)
     }
 
     /// Plane `index` as a libyuv source.
@@ -57,6 +73,7 @@ final class PictureBuffer: @unchecked Sendable {
     /// placeholder), its bytes lent writable (the overlay draws on them in place) until the
     /// returned loan ends.
     func frame(stampedLike source: VideoFrame) -> (frame: VideoFrame, loan: BorrowedPixels) {
+        confinement.assertOnOwner("lending a picture buffer's memory")
         let loan = BorrowedPixels(UnsafeRawBufferPointer(storage), writable: true)
         var frame = VideoFrame(
             width: width, height: height, pixelFormat: pixelFormat, planes: planes, borrowing: loan,

@@ -7,7 +7,9 @@ import Synchronization
 /// a buffer given back to a full pool (a size change left buffers of the old size) takes the first
 /// slot, and the buffer there goes.
 final class PictureBufferPool: @unchecked Sendable {
-    // @unchecked: `slots` is allocated once and only read through (its atomics are the state).
+    // @unchecked: `slots` is allocated once and only read through (its atomics are the state): the
+    // pointer stands in for a fixed-size array of atomics, which Swift cannot hold otherwise
+    // (`Atomic` is not copyable; an `InlineArray` would fix the capacity in the type).
     private typealias Slot = Atomic<Unmanaged<PictureBuffer>?>
     private let slots: UnsafeMutablePointer<Slot>
     let capacity: Int
@@ -24,12 +26,16 @@ final class PictureBufferPool: @unchecked Sendable {
         slots.deallocate()
     }
 
-    /// A spare buffer for `pixelFormat` at `width`×`height`; nil when none fits.
+    /// A spare buffer for `pixelFormat` at `width`×`height`, owned by the calling thread from now
+    /// on (its `confinement`); nil when none fits.
     func take(_ pixelFormat: PixelFormat, width: Int, height: Int) -> PictureBuffer? {
         for index in 0..<capacity where slots[index].load(ordering: .relaxed) != nil {
             guard let taken = slots[index].exchange(nil, ordering: .acquiringAndReleasing) else { continue }
             let buffer = taken.takeRetainedValue()
-            if buffer.fits(pixelFormat, width: width, height: height) { return buffer }
+            if buffer.fits(pixelFormat, width: width, height: height) {
+                buffer.confinement.bindToCurrentThread()
+                return buffer
+            }
             giveBack(buffer)
         }
         return nil

@@ -7,7 +7,8 @@ import Synchronization
 /// any read traps, so a consumer that kept the frame fails at once instead of encoding a picture
 /// the driver is overwriting, or reading memory that has been unmapped.
 ///
-/// `@unchecked Sendable` covers the pointer alone, and is sound because of how it is used:
+/// `@unchecked Sendable` covers the pointer alone (an immutable value; the one mutable state,
+/// `lent`, is an atomic), and is sound because of how it is used:
 /// - the one writer in Camcast is the overlay filter, on the delivering thread before the encoder
 ///   reads (`VideoFrame.withBytesInPlace`), and only into memory lent `writable`; readers on any
 ///   number of threads after it cannot race one another;

@@ -12,7 +12,8 @@
 /// Waits are `ConditionLock`'s (the queue is the state they wait on); no sleep, no polling.
 public final class StageQueue<Element: Sendable>: @unchecked Sendable {
     // @unchecked: `items`, `isClosed` and `waiting` are read and written only while `condition`
-    // is locked.
+    // is locked, and that is structural: every access is between the `lock()` (or inside the
+    // `withLock`) of the method that touches it; no helper touches them for a caller.
     private let condition = ConditionLock()
     private var items: [Element] = []
     private var isClosed = false

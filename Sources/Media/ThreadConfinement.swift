@@ -25,6 +25,23 @@ public final class ThreadConfinement: Sendable {
         #endif
     }
 
+    /// For an object whose owner is whoever calls it first (a source thread's delivery cache, made
+    /// before that thread exists): the first call binds its thread, every later one is asserted as
+    /// `assertOnOwner` asserts. One load on the owner's path, a compare-exchange on the first call.
+    @inline(__always)
+    public func assertOnFirstCaller(_ call: @autoclosure () -> String) {
+        #if DEBUG
+        let me = UInt(pthread_self())
+        var bound = owner.load(ordering: .acquiring)
+        if bound == 0 {
+            bound = owner.compareExchange(expected: 0, desired: me, ordering: .acquiringAndReleasing).original
+            if bound == 0 { return }
+        }
+        guard bound != me else { return }
+        check.fail("\(call()) ran off \(name)'s thread")
+        #endif
+    }
+
     /// Fails the check when bound and called from another thread.
     @inline(__always)
     public func assertOnOwner(_ call: @autoclosure () -> String) {

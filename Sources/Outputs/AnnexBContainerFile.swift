@@ -7,7 +7,9 @@ import Telemetry
 /// has a lock of its own, but only this thread ever takes it, so no other thread waits behind
 /// a write.
 final class AnnexBContainerFile: ContainerFile, @unchecked Sendable {
-    // @unchecked: used by the writer thread alone once started (see ContainerFile).
+    // @unchecked: used by the writer thread alone once started (see ContainerFile), which
+    // `confinement` asserts on each call in debug builds.
+    let confinement = ThreadConfinement("the file output's writer")
     private let writer: AnnexBWriter
     private let logger: Logger
     private let meter: OutputMeter?
@@ -19,6 +21,7 @@ final class AnnexBContainerFile: ContainerFile, @unchecked Sendable {
     }
 
     func write(_ packet: MediaPacket) throws(OutputFailure) -> Bool {
+        confinement.assertOnOwner("an Annex-B file's write")
         do {
             guard try writer.write(packet) else { return false }
             meter?.sentBytes.add(packet.units.reduce(0) { $0 + 4 + $1.count }, ordering: .relaxed)
@@ -31,6 +34,7 @@ final class AnnexBContainerFile: ContainerFile, @unchecked Sendable {
     }
 
     func end(_ ending: ContainerEnding) {
+        confinement.assertOnOwner("an Annex-B file's end")
         writer.close()
         if ending == .discardIfUnused, writer.framesWritten == 0 {
             UnusedFile.remove(writer.path)

@@ -5,8 +5,12 @@ import Media
 /// file needs no lock and nothing else ever waits behind one of its `write(2)` calls.
 ///
 /// Implementations are `@unchecked Sendable` only so the thread can take them over; no other
-/// thread touches them after `ContainerWriter.start`.
+/// thread touches them after `ContainerWriter.start`. Debug builds check it: the writer binds
+/// `confinement` on its thread as the open returns, and each implementation asserts it on every
+/// call.
 package protocol ContainerFile: AnyObject, Sendable {
+    /// The writer thread's, from the open on (`ContainerWriter` binds it).
+    var confinement: ThreadConfinement { get }
     /// Muxes and writes one packet. True if it wrote a picture (the output's sent frames).
     /// A thrown failure ends this output alone; `end` is still called once the queue is closed.
     func write(_ packet: MediaPacket) throws(OutputFailure) -> Bool

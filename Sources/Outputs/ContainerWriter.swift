@@ -124,6 +124,8 @@ package final class ContainerWriter: Sendable {
         let file: File
         do {
             file = try open()
+            // From here on the file is this thread's alone (debug builds check each call).
+            file.confinement.bindToCurrentThread()
         } catch {
             let failed = phase.compareExchange(expected: .opening, desired: .failed, ordering: .acquiringAndReleasing).exchanged
             if !opening.hand(.failure(error)) && failed { onFailure(error) }

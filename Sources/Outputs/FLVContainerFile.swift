@@ -10,7 +10,9 @@ import Telemetry
 /// of 2^32 ms (49.7 days), the file is finished and a new one (a fresh time-stamped name) starts
 /// at the next keyframe, so no file ever holds a timestamp that goes backwards.
 final class FLVContainerFile: ContainerFile, @unchecked Sendable {
-    // @unchecked: used by the writer thread alone once started (see ContainerFile).
+    // @unchecked: used by the writer thread alone once started (see ContainerFile), which
+    // `confinement` asserts on each call in debug builds.
+    let confinement = ThreadConfinement("the file output's writer")
     private var writer: FLVFileWriter?
     private var muxer: FLVPacketMuxer
     private var failed = false
@@ -35,9 +37,13 @@ final class FLVContainerFile: ContainerFile, @unchecked Sendable {
     }
 
     /// The file being written.
-    var currentPath: String? { writer?.path }
+    var currentPath: String? {
+        confinement.assertOnOwner("an FLV file's path")
+        return writer?.path
+    }
 
     func write(_ packet: MediaPacket) throws(OutputFailure) -> Bool {
+        confinement.assertOnOwner("an FLV file's write")
         guard !failed, writer != nil else { return false }
         do {
             let epoch = packet.dts >> 32
@@ -73,6 +79,7 @@ final class FLVContainerFile: ContainerFile, @unchecked Sendable {
     }
 
     func end(_ ending: ContainerEnding) {
+        confinement.assertOnOwner("an FLV file's end")
         guard let writer else { return }
         self.writer = nil
         switch ending {

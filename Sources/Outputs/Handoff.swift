@@ -5,7 +5,8 @@ import Media
 /// its clear error, but an open that hangs on a dead mount holds the writer thread, not the start
 /// or the reload), or a start check's look at an output's folder.
 package final class Handoff<Value: Sendable>: @unchecked Sendable {
-    // @unchecked: `state` is only read or written with `lock` held.
+    // @unchecked: `state` is only read or written with `lock` held, and that is structural: every
+    // access is inside a `withLock` in the method that touches it.
     private enum State {
         case waiting
         case handed(Value)

@@ -30,7 +30,8 @@ enum NetworkOutputState: Equatable, Sendable {
     /// The publisher of the attempt under way, compared by identity (one per attempt).
     struct Attempt: Equatable, @unchecked Sendable {
         // @unchecked: only `cancelConnect()` is called through this, which ConnectCancelling
-        // promises is safe from any thread; the publisher thread alone uses the rest.
+        // promises is safe from any thread; the publisher thread alone uses the rest. (It cannot be
+        // checked: `RTMPPublisher` is not Sendable, and need not be, being one thread's at a time.)
         let publisher: any ConnectCancelling
 
         static func == (lhs: Attempt, rhs: Attempt) -> Bool { lhs.publisher === rhs.publisher }

@@ -17,14 +17,17 @@ import Media
 /// per batch, not once per packet.
 package final class PacketInterleaver: @unchecked Sendable {
     // @unchecked: `order`, `outbox`, `isDelivering` and `isClosed` are read and written only while
-    // `condition` is locked; `thread` only by `close`, which the owner calls once.
+    // `condition` is locked, and that is structural: every access is inside a `withLock` or the
+    // delivering loop's own `lock()`…`unlock()`, in the method that touches it (no helper touches
+    // them for a caller). The thread is behind a lock of its own.
     private let condition = ConditionLock()
     private var order: PacketOrder
     /// Released, in order, for the delivering thread.
     private var outbox: [MediaPacket] = []
     private var isDelivering = false
     private var isClosed = false
-    private var thread: DedicatedThread?
+    /// The delivering thread until `close` joins it.
+    private let thread = Lock<DedicatedThread?>(nil)
     private let deliver: @Sendable ([MediaPacket]) -> Void
     /// How long a packet waits at most for the other track (`PacketOrder`).
     package let windowMilliseconds: Int64
@@ -47,7 +50,8 @@ package final class PacketInterleaver: @unchecked Sendable {
         order = PacketOrder(windowMilliseconds: windowMilliseconds, presentationDelayMilliseconds: presentationDelayMilliseconds)
         self.windowMilliseconds = windowMilliseconds
         self.deliver = deliver
-        thread = try DedicatedThread(name: Self.threadName) { [self] in deliverUntilClosed() }
+        let started = try DedicatedThread(name: Self.threadName) { [self] in deliverUntilClosed() }
+        thread.withLock { $0 = started }
     }
 
     /// Packets that arrived behind the released time line and were moved up to it.
@@ -115,8 +119,7 @@ package final class PacketInterleaver: @unchecked Sendable {
             isClosed = true
             condition.broadcast()
         }
-        thread?.join()
-        thread = nil
+        thread.withLock { $0.take() }?.join()
     }
 
     private func deliverUntilClosed() {

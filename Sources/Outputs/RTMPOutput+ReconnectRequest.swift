@@ -29,14 +29,43 @@ extension RTMPOutput {
     /// publisher until `ended` says it is done; then the publisher thread alone (or, for
     /// `cancelConnect`, a stop from any thread, which `ConnectCancelling` allows).
     final class NewConnectionAttempt: @unchecked Sendable {
-        let publisher: any StreamPublisher
+        // @unchecked: the publisher is used by one thread at a time, which debug builds check
+        // (`confinement`): the connect thread binds itself as it starts, the publisher thread
+        // when it takes the publisher over (`takeOver`) once `ended` says the connect is done.
+        private let publisher: any StreamPublisher
         private let outcome = Lock<Bool?>(nil)
+        let confinement = ThreadConfinement("the new connection's owner")
 
         init(_ publisher: any StreamPublisher) { self.publisher = publisher }
 
+        /// The connect thread, as it starts: the publisher is its own until `end`.
+        func connectOnThisThread() -> any StreamPublisher {
+            confinement.bindToCurrentThread()
+            return publisher
+        }
+
+        /// The publisher thread, once `ended` is set and the connect thread joined: the publisher
+        /// is its own from now on. Debug builds check the connect had ended.
+        func takeOver() -> any StreamPublisher {
+            #if DEBUG
+            if ended == nil { confinement.check.fail("a new connection's publisher taken over while its connect runs") }
+            #endif
+            confinement.bindToCurrentThread()
+            return publisher
+        }
+
+        /// What any thread may call on it (`ConnectCancelling`: a stop cancels the connect).
+        var cancelling: any ConnectCancelling { publisher }
+
         /// True once connected and publishing, false once failed; nil while connecting.
         var ended: Bool? { outcome.withLock { $0 } }
-        func end(connected: Bool) { outcome.withLock { $0 = connected } }
+
+        /// From the connect thread (asserted in debug builds): the publisher goes to the publisher
+        /// thread.
+        func end(connected: Bool) {
+            confinement.assertOnOwner("ending a new connection's connect")
+            outcome.withLock { $0 = connected }
+        }
     }
 
     /// Answers a reconnect request (Enhanced RTMP v2) the connection to `current` received:
@@ -61,7 +90,7 @@ extension RTMPOutput {
             metadata: ["url": "\(current)", "to": "\(target)", "description": "\(request.description ?? "")"])
         let attempt = NewConnectionAttempt(makePublisher(target))
         // A stop cancels this connect (`finish`); one that came before it is seen in `connect`.
-        handoverAttempt.withLock { $0 = NetworkOutputState.Attempt(publisher: attempt.publisher) }
+        handoverAttempt.withLock { $0 = NetworkOutputState.Attempt(publisher: attempt.cancelling) }
         do {
             let thread = try DedicatedThread { [self] in connect(attempt, to: target, from: current) }
             return NewConnection(target: target, attempt: attempt, thread: thread)
@@ -78,12 +107,13 @@ extension RTMPOutput {
     /// The new connection's thread: connects and publishes, then says how it ended.
     private func connect(_ attempt: NewConnectionAttempt, to target: RTMPURL, from current: RTMPURL) {
         defer { handoverAttempt.withLock { $0 = nil } }
+        let publisher = attempt.connectOnThisThread()
         do throws(RTMPError) {
             guard isStreaming else { throw RTMPError(kind: .cancelled, url: target.redacted) }
-            try attempt.publisher.connect()
+            try publisher.connect()
             attempt.end(connected: true)
         } catch {
-            attempt.publisher.close()
+            publisher.close()
             if error.kind != .cancelled {
                 meter.reconnectRequestAnswered(.failed)
                 logger.warning(
@@ -107,24 +137,25 @@ extension RTMPOutput {
     func progress(of connection: NewConnection, muxer: FLVPacketMuxer) -> NewConnectionProgress {
         guard let connected = connection.attempt.ended else { return .connecting }
         connection.thread.join()
+        let publisher = connection.attempt.takeOver()
         // A stop during the connect: drain on the connection that has the stream.
         guard connected, isStreaming else {
-            if connected { connection.attempt.publisher.close() }
+            if connected { publisher.close() }
             return .ended(nil)
         }
         var next = muxer
         next.restart()
         requestKeyframe()
-        return .ended(Handover(publisher: connection.attempt.publisher, muxer: next, url: connection.target))
+        return .ended(Handover(publisher: publisher, muxer: next, url: connection.target))
     }
 
     /// The publish loop ended while a new connection was still being made: its connect is
     /// cancelled, its thread joined and its publisher closed.
     func abandon(_ connection: NewConnection) {
         // A stop cancelled it already (`finish`); the old connection's failure did not.
-        if isStreaming { connection.attempt.publisher.cancelConnect() }
+        if isStreaming { connection.attempt.cancelling.cancelConnect() }
         connection.thread.join()
-        if connection.attempt.ended == true { connection.attempt.publisher.close() }
+        if connection.attempt.ended == true { connection.attempt.takeOver().close() }
     }
 
     /// The old connection's end after a handover, as on a stop: the end-of-sequence tag after its

@@ -19,7 +19,8 @@ import Synchronization
 /// through only after a video keyframe), an overflow drops both, and audio resumes with the
 /// keyframe. The counters count pictures only; the audio that went with them is implied.
 final class SendQueue: @unchecked Sendable {
-    // @unchecked: every stored var is read and written only while `condition` is locked; the
+    // @unchecked: every stored var is read and written only while `condition` is locked (the two
+    // helpers that touch them outside a lock() of their own assert it in debug builds); the
     // counters are atomics.
     private let condition = ConditionLock()
     private var packets: [MediaPacket] = []
@@ -82,6 +83,7 @@ final class SendQueue: @unchecked Sendable {
     /// With the lock held: queues `packet` or skips it; whether it was queued, and whether an
     /// overflow wants a keyframe.
     private func enqueue(_ packet: MediaPacket) -> (queued: Bool, askKeyframe: Bool) {
+        condition.assertHeld("SendQueue's packets (enqueue)")
         // Pictures are counted; audio goes with them (every AAC packet is a "keyframe", but
         // only a video keyframe starts a run).
         let picture = packet.mediaKind == .video ? 1 : 0
@@ -221,6 +223,7 @@ final class SendQueue: @unchecked Sendable {
     }
 
     private func discardWaiting() {
+        condition.assertHeld("SendQueue's packets (discardWaiting)")
         discardedFrames.add(packets[head...].count { $0.mediaKind == .video }, ordering: .relaxed)
         packets = []
         head = 0

@@ -5,7 +5,9 @@ import Media
 ///
 /// `@unchecked Sendable` because it is only ever used inside `OverlayStage`'s lock (FreeType's
 /// faces and the layout cache are not thread-safe); it moves between threads only as a whole, when
-/// a reload hands a new one in.
+/// a reload hands a new one in. (It cannot be a plain non-Sendable value kept in that `Lock`: the
+/// blend is handed the frame's memory, a pointer the compiler counts as the caller's, which would
+/// tie the lock's contents to the calling thread.)
 final class OverlayRenderer: @unchecked Sendable {
     let settings: OverlaySettings
     /// The font at every item height.

@@ -9,7 +9,8 @@ import Glibc
 /// `timeout` × `attempts`, 10 s by default, per address family). The caller stops waiting at the
 /// deadline or on `cancel`; the thread then ends by itself and frees what it found.
 final class NameLookup: @unchecked Sendable {
-    // @unchecked: `outcome`, `isCancelled` and `isAbandoned` are only used with `lock` held.
+    // @unchecked: `outcome`, `isCancelled` and `isAbandoned` are only used with `lock` held, and
+    // that is structural: every access is inside a `withLock` in the method that touches it.
     /// One address getaddrinfo returned, copied out of its list so it outlives `freeaddrinfo`.
     struct Address: Sendable {
         var family: Int32

@@ -4,8 +4,9 @@ import Media
 /// `mode: outage`: in front of a `SegmentRecorder`, keeps the pre-roll in memory while every RTMP
 /// output streams, and when one stops, hands the recorder the pre-roll and everything after it,
 /// until `postSeconds` of stream time after the last one streams again (ending at a keyframe,
-/// which starts the next pre-roll). On the output thread only, like the recorder.
-final class OutageRecorder: @unchecked Sendable {
+/// which starts the next pre-roll). On the output thread only, like the recorder: not `Sendable`,
+/// reached only through its `RecordingFile`, whose calls debug builds check are on that thread.
+final class OutageRecorder {
     private let recorder: SegmentRecorder
     private let policy: OutagePolicy
     private let isDown: @Sendable () -> Bool

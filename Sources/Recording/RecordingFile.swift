@@ -9,7 +9,10 @@ import Glibc
 /// `ContainerWriter`: owned by that thread alone, so no lock is held while a segment is written
 /// or synced. A full disk does not end the output: the recorder pauses and resumes by itself.
 final class RecordingFile: ContainerFile, @unchecked Sendable {
-    // @unchecked: used by the writer thread alone once started (see ContainerFile).
+    // @unchecked: used by the writer thread alone once started (see ContainerFile), which
+    // `confinement` asserts on each call in debug builds; the recorders it holds are not
+    // Sendable, so they reach no other thread but through it.
+    let confinement = ThreadConfinement("the recording's writer")
     private let recorder: SegmentRecorder
     private let outage: OutageRecorder?
     /// The folders the output's open created, outermost first.
@@ -24,12 +27,14 @@ final class RecordingFile: ContainerFile, @unchecked Sendable {
     /// Every picture the thread took in counts (written, kept in an outage pre-roll, or passed
     /// over while paused): the status line's "out" rate says the thread keeps up.
     func write(_ packet: MediaPacket) throws(OutputFailure) -> Bool {
+        confinement.assertOnOwner("a recording's write")
         if packet.mediaKind == .video, packet.isKeyframe { recorder.sampleFreeBytes() }
         if let outage { outage.handle(packet) } else { recorder.handle(packet) }
         return packet.mediaKind == .video
     }
 
     func end(_ ending: ContainerEnding) {
+        confinement.assertOnOwner("a recording's end")
         switch ending {
         case .abandon:
             recorder.abandon()

@@ -20,8 +20,9 @@ import Glibc
 /// before a video keyframe, sound included, and that keyframe is `.start`. The gate streams
 /// exactly while a segment is open; a cut closes one file and opens the next at the same
 /// keyframe, with the gate streaming throughout.
-/// `@unchecked Sendable`: handed to the output thread, which alone uses it until it is joined.
-final class SegmentRecorder: @unchecked Sendable {
+/// Not `Sendable`: made on its output's writer thread and held by its `RecordingFile`, through
+/// which alone it is reached (debug builds check that file's every call is on that thread).
+final class SegmentRecorder {
     private enum Phase {
         /// No segment open: the gate's next `.start` opens one.
         case closed

@@ -12,10 +12,9 @@ import Glibc
 /// One instance serves one attempt and is used by one thread (the output's publisher thread),
 /// except `cancel` and `statistics`, which may come from any thread: a connect in progress ends
 /// within 100 ms.
-public final class SRTCaller: @unchecked Sendable {
-    // @unchecked: `socket` is the only state shared with `cancel` and `statistics`, and it sits
-    // behind its lock (the handed counts are atomics); the connect and send calls are made by the
-    // one publisher thread.
+public final class SRTCaller: Sendable {
+    // Checked: its state is constants, locks and atomics; the connect and send calls are made by
+    // the one publisher thread.
     private let host: String
     private let port: UInt16
     private let options: SRTCallerOptions

@@ -1,0 +1,39 @@
+import Media
+import Synchronization
+import Testing
+
+@testable import Conversion
+
+/// A picture buffer belongs to the thread that made it or last took it from the pool (issue 39
+/// #6): debug builds check every use of its memory.
+@Suite struct PictureBufferConfinementTests {
+    #if DEBUG
+    @Test("a buffer used off the thread that took it fails the debug check; on it, and after a take hands it over, it passes")
+    func aBufferBelongsToItsTaker() throws {
+        let pool = PictureBufferPool(capacity: 2)
+        let caught = Mutex<[String]>([])
+        let made = Mutex<PictureBuffer?>(nil)
+        let converter = try DedicatedThread {
+            let buffer = PictureBuffer(.i420, width: 32, height: 18)
+            buffer.confinement.check.catchFailures { message in caught.withLock { $0.append(message) } }
+            _ = buffer.plane(0)
+            buffer.paintedGeometry = nil
+            made.withLock { $0 = buffer }
+        }
+        converter.join()
+        let buffer = try #require(made.withLock { $0 })
+        #expect(caught.withLock { $0 }.isEmpty)
+
+        // Another thread writing into it while its owner may still be converting.
+        _ = buffer.plane(1)
+        #expect(caught.withLock { $0 } == ["a picture buffer's plane ran off the picture buffer's taker's thread"])
+
+        // Given back and taken again here: this thread's now.
+        pool.giveBack(buffer)
+        let taken = try #require(pool.take(.i420, width: 32, height: 18))
+        _ = taken.source(2)
+        _ = taken.paintedGeometry
+        #expect(caught.withLock { $0 }.count == 1)
+    }
+    #endif
+}
