@@ -149,7 +149,7 @@ let package = Package(
         // child processes. Only test targets depend on it, so it never reaches the camcast binary.
         // Media only for the audio tests' frame collector (a value-type module, nothing linked in).
         // FLV for the tests' FLV reader (the product only writes FLV).
-        .target(name: "TestSupport", dependencies: ["Media", "FLV"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Media", "FLV", .product(name: "Logging", package: "swift-log")], path: "Tests/TestSupport"),
 
         // Media's threading without a stage: WakeEvent's waits, SourceThread's start, stop and pacing,
         // Lock's contended hand-overs (LockTests, for ThreadSanitizer), PublishedReference's swap.
@@ -190,7 +190,8 @@ let package = Package(
         .testTarget(
             name: "OutputsTests",
             dependencies: [
-                "Outputs", "Encoder", "FLV", "Media", "RTMP", "RTMPAddress", "SRT", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                "Outputs", "Encoder", "FLV", "Media", "RTMP", "RTMPAddress", "SRT", "Telemetry", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ]),
         // The audio stage over scripted sources: start, the video's first picture, stop, a reload's swap.
         .testTarget(

@@ -50,6 +50,7 @@ public enum CamcastRunner {
         let adapter = BitrateAdapter(control: control, logger: logger)
         let configFile = flags.configPath
         control.telemetry.setCollector { control.collectTelemetry(configFile: configFile) }
+        control.telemetry.setGraphSource { control.runningStages.map(control.graph(of:)) }
         let http = StatusHTTPServer(
             listen: resolved.settings.http?.listen, endpoints: StatusEndpoints(registry: control.telemetry, snapshot: { control.snapshotJPEG() }),
             logger: logger)
@@ -112,7 +113,7 @@ public enum CamcastRunner {
         for await number in signals {
             if number == SIGUSR1 {
                 // The full status in the log, as /status has it; the daemon goes on.
-                StatusReporter.logFullStatus(control.telemetry.report(), logger: logger)
+                StatusReporter.logFullStatus(control.telemetry.report(), graph: control.telemetry.graph(), logger: logger)
                 continue
             }
             if number == SIGHUP {

@@ -49,7 +49,7 @@ final class IdleRest: Sendable {
     }
 
     func start() throws(ThreadStartError) {
-        let started = try DedicatedThread { [self] in
+        let started = try DedicatedThread(name: "idle rest") { [self] in
             while !stopEvent.wait(until: MonotonicTime.now().adding(nanoseconds: ScheduledOutput.lookIntervalNanoseconds)) {
                 look()
             }

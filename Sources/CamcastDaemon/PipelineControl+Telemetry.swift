@@ -7,10 +7,8 @@ extension PipelineControl {
         let meter = telemetry.pipeline
         guard let running = runningStages else {
             telemetry.update { $0.running = false }
-            telemetry.setGraph(nil)
             return
         }
-        telemetry.setGraph(graph(of: running))
         let settings = running.settings.withLock { $0 }
         let source = running.source.withLock { $0 }
         meter.configuredKbps.store(settings.encoder.bitrateKbps, ordering: .relaxed)

@@ -59,7 +59,7 @@ extension PipelineStages {
             let statistics = entry.output.statistics
             let scheduled = settings.outputSchedules[entry.target] != nil ? ", on a schedule" : ""
             graph.nodes.append(.init(
-                name: output, detail: "\(entry.target.safeDescription)\(scheduled)", thread: entry.target.threadName))
+                name: output, detail: "\(entry.target.safeDescription)\(scheduled)", thread: entry.output.threadName))
             graph.edges.append(.init(
                 from: feedsOutputs, to: output,
                 queue: .init(
@@ -67,17 +67,5 @@ extension PipelineStages {
                     depth: statistics.queuedMilliseconds, dropped: statistics.droppedFrames)))
         }
         return graph
-    }
-}
-
-extension OutputTarget {
-    /// The kernel name of the thread that sends or writes what this output's queue holds.
-    var threadName: String {
-        switch self {
-        case .rtmp: RTMPOutput.threadName
-        case .srt: SRTOutput.threadName
-        case .flvFile, .annexBFile, .recording: ContainerWriter.threadName
-        case .group: OutputGroup.threadName
-        }
     }
 }

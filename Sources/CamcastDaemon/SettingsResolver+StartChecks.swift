@@ -72,7 +72,7 @@ extension SettingsResolver {
     static func answered(_ look: @escaping @Sendable () -> String?) -> String? {
         let answer = Handoff<String?>()
         do {
-            try DedicatedThread { _ = answer.hand(look()) }.detach()
+            try DedicatedThread(name: "start check") { _ = answer.hand(look()) }.detach()
         } catch {
             return look()
         }

@@ -56,7 +56,7 @@ struct StatusReporter: Service {
     }
 
     /// SIGUSR1: everything /status has, as log lines (for a box without the HTTP endpoint).
-    static func logFullStatus(_ report: TelemetryReport, logger: Logger) {
+    static func logFullStatus(_ report: TelemetryReport, graph: PipelineGraph?, logger: Logger) {
         let problems = report.healthProblems
         logger.notice(
             "status: \(problems.isEmpty ? "healthy" : "unhealthy")",
@@ -79,7 +79,7 @@ struct StatusReporter: Service {
                 ])
         }
         // The graph as it runs, one line per stage and per hand-off (as the stop summary prints it).
-        for line in report.graph?.lines() ?? [] {
+        for line in graph?.lines() ?? [] {
             logger.notice("status: graph: \(line)")
         }
     }

@@ -14,7 +14,7 @@ public final class DedicatedThread: Sendable {
     }
 
     /// `name`: what the kernel shows for the thread (/proc/PID/task/TID/comm, `ps -L`, `top -H`),
-    /// cut to its 15 bytes; nil keeps the process's name. The pipeline's stages name theirs
+    /// cut to its 15 bytes; nil keeps the creator's name (tests' threads). The pipeline's stages name theirs
     /// (`capture`, `encoder`, …), and the printed graph says which thread runs each stage.
     public init(name: String? = nil, _ body: @escaping @Sendable () -> Void) throws(ThreadStartError) {
         let context = Unmanaged.passRetained(Body {

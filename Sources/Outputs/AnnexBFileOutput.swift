@@ -8,6 +8,7 @@ import Telemetry
 /// Like every output it muxes the codec-neutral packets itself and fails alone (issue 14 #8).
 package final class AnnexBFileOutput: StreamOutput {
     package let name: String
+    package var threadName: String { ContainerWriter.threadName }
     private let path: String
     private let frameLimit: Int?
     private let logger: Logger

@@ -13,6 +13,7 @@ import Telemetry
 /// pipeline is told, which keeps the other outputs running (issue 14 #8).
 package final class FLVFileOutput: StreamOutput {
     package let name: String
+    package var threadName: String { ContainerWriter.threadName }
     private let path: String
     /// The file header's TypeFlagsAudio.
     private let hasAudio: Bool

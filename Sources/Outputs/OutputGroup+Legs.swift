@@ -31,7 +31,7 @@ extension OutputGroup {
         guard let (output, endTime) = routing.withLock({ routing in routing.take(index).map { ($0, routing.lastTime) } }) else { return }
         let leg = RetiringLeg()
         do {
-            let thread = try DedicatedThread {
+            let thread = try DedicatedThread(name: "group retire") {
                 output.finish(endTime: endTime, drainSeconds: drainSeconds)
                 leg.ended.store(true, ordering: .releasing)
             }
@@ -59,7 +59,7 @@ extension OutputGroup {
         var threads: [DedicatedThread] = []
         for output in outputs {
             do {
-                threads.append(try DedicatedThread { output.finish(endTime: endTime, drainSeconds: drainSeconds) })
+                threads.append(try DedicatedThread(name: "group finish") { output.finish(endTime: endTime, drainSeconds: drainSeconds) })
             } catch {
                 output.finish(endTime: endTime, drainSeconds: drainSeconds)
             }

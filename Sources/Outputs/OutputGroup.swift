@@ -21,6 +21,7 @@ import Telemetry
 package final class OutputGroup: NetworkOutput {
     /// The kernel name of the group's watching thread (each leg has its own transport's too).
     package static let threadName = "group watch"
+    package var threadName: String { Self.threadName }
     package let name: String
     package let meter: OutputMeter
     let legs: [OutputLeg]

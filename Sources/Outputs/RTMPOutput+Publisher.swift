@@ -12,79 +12,23 @@ extension RTMPOutput {
         case failed(RTMPError)
     }
 
-    /// The publisher thread's whole life: connect, stream, and on any failure wait and connect
-    /// again, until a stop or a failure the policy does not retry. Every step asks `state` first.
+    /// The publisher thread's whole life: the one `PublisherLoop` of every network output, on a
+    /// fresh publisher for each attempt. The muxer lives across connections (it keeps the latest
+    /// audio configuration) and restarts on each: onMetaData, the sequence headers, a keyframe.
     func publish() {
         var retries = PublisherRetries(output: name, queue: queue, meter: meter, policy: policy, onFailure: onFailure)
-        var connections = 0
         var muxer = FLVPacketMuxer(metadata: metadata, headroom: RTMPMediaMessage.requiredHeadroom)
-        /// When Camcast last cut a dead connection; nil once a publish succeeded after it.
-        var ownCutAt: MonotonicTime?
-        var uplinkNotice = UplinkWaitNotice()
-
-        while true {
-            // A stop during the wait lands here: no connection is opened (issue 14 #2).
-            guard state.withLock({ if case .connecting = $0 { return true } else { return false } }) else { return }
-            attempts.add(1, ordering: .relaxed)
-            meter.attemptStarted()
-            meter.enter(.connecting)
-            let publisher = makePublisher(url)
-            guard state.withLock({ $0.attempting(with: publisher) }) else { return }
-            do throws(RTMPError) {
-                try publisher.connect()
-            } catch {
-                publisher.close()
-                // Nothing is queued until there is a connection to send it on.
-                let sinceCut = ownCutAt.map { Double(MonotonicTime.now().nanoseconds(since: $0)) / 1e9 }
-                let failure = ReconnectSchedule.failure(for: error.failureKind, secondsSinceOwnCut: sinceCut)
-                guard let delay = retries.attemptFailed(failure, reason: error.metricReason, message: error.description, state: state) else { return }
-                let uplinkReason: String? = if case .uplinkUnavailable(let reason) = error.kind { reason } else { nil }
-                if uplinkNotice.isNews(uplinkReason), let uplinkReason {
-                    logger.warning("\(uplinkReason); waiting for it", metadata: ["url": "\(url)"])
-                } else if uplinkReason == nil {
-                    logger.warning(
-                        "RTMP connect failed, retrying",
-                        metadata: [
-                            "url": "\(url)", "attempt": "\(retries.failures)", "retry_in": "\(LogSeconds.text(delay))",
-                            "error": "\(error)",
-                        ])
-                }
-                guard retries.waitBeforeRetry(seconds: delay, state: state) else { return }
-                continue
-            }
-
-            let connectedAt = MonotonicTime.now()
-            let watch = publisher.connectionWatch
-            guard state.withLock({ $0.published(at: connectedAt.nanoseconds, watch: watch) }) else {
-                // Stopped while connecting: unpublish at once, nothing was sent.
-                publisher.close()
-                return
-            }
-            connections += 1
-            meter.enter(.streaming)
-            if connections > 1 {
-                reconnects.add(1, ordering: .relaxed)
-                logger.notice("RTMP reconnected", metadata: ["url": "\(url)", "after_attempts": "\(retries.failures)"])
-            }
-            ownCutAt = nil
-            // A new connection must start with a keyframe: ask for one now instead of waiting a
-            // GOP; frames encoded before it could not be decoded on this connection.
-            muxer.restart()
-            retries.published(requestKeyframe: requestKeyframe)
-            let end = stream(on: publisher, muxer: &muxer)
-
-            guard case .failed(let error) = end else { return }
-            let upSeconds = Double(MonotonicTime.now().nanoseconds(since: connectedAt)) / 1e9
-            if error.isDeadPeerCut { ownCutAt = MonotonicTime.now() }
-            guard let delay = retries.lost(afterSeconds: upSeconds, message: error.description, state: state) else { return }
-            logger.warning(
-                "RTMP connection lost, reconnecting",
-                metadata: [
-                    "url": "\(url)", "connected_for": "\(LogSeconds.text(upSeconds))", "retry_in": "\(LogSeconds.text(delay))",
-                    "error": "\(error)",
-                ])
-            guard retries.waitBeforeRetry(seconds: delay, state: state) else { return }
-        }
+        let loop = PublisherLoop(transport: "RTMP", output: name, logger: logger, announcesFirstConnection: false, requestKeyframe: requestKeyframe)
+        loop.run(
+            retries: &retries, state: state, attempts: attempts, reconnects: reconnects,
+            make: { makePublisher(url) }, cancelling: { $0 },
+            connect: { publisher throws(RTMPError) in try publisher.connect() }, close: { $0.close() },
+            watch: { $0.connectionWatch },
+            stream: { publisher in
+                muxer.restart()
+                if case .failed(let error) = stream(on: publisher, muxer: &muxer) { return error }
+                return nil
+            })
     }
 
     /// Frames whose latencies the publisher keeps before handing them to the recorder at once.

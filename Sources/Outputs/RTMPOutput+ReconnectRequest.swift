@@ -92,7 +92,7 @@ extension RTMPOutput {
         // A stop cancels this connect (`finish`); one that came before it is seen in `connect`.
         handoverAttempt.withLock { $0 = NetworkOutputState.Attempt(publisher: attempt.cancelling) }
         do {
-            let thread = try DedicatedThread { [self] in connect(attempt, to: target, from: current) }
+            let thread = try DedicatedThread(name: "rtmp reconnect") { [self] in connect(attempt, to: target, from: current) }
             return NewConnection(target: target, attempt: attempt, thread: thread)
         } catch {
             handoverAttempt.withLock { $0 = nil }

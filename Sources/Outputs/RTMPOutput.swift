@@ -27,6 +27,7 @@ import Telemetry
 package final class RTMPOutput: StreamOutput {
     /// The kernel name of the publisher thread: it connects, muxes and sends what the queue holds.
     package static let threadName = "rtmp send"
+    package var threadName: String { Self.threadName }
     package let name: String
     let url: RTMPURL
     let options: RTMPPublisherOptions

@@ -4,69 +4,25 @@ import SRT
 import Telemetry
 
 extension SRTOutput {
-    /// The publisher thread's life: connect, stream, and on any failure wait (the RTMP output's
-    /// `ReconnectSchedule`) and connect again, until a stop or a failure the policy does not retry.
+    /// The publisher thread's life: the one `PublisherLoop` of every network output, on a fresh
+    /// libsrt socket (`SRTCaller`) for each attempt.
     func publish() {
         var retries = PublisherRetries(output: name, queue: queue, meter: meter, policy: policy, onFailure: onFailure)
-        var connections = 0
-        var uplinkNotice = UplinkWaitNotice()
-        while true {
-            guard state.withLock({ if case .connecting = $0 { return true } else { return false } }) else { return }
-            attempts.add(1, ordering: .relaxed)
-            meter.attemptStarted()
-            meter.enter(.connecting)
-            let caller = SRTCaller(host: host, port: port, options: options)
-            guard state.withLock({ $0.attempting(with: caller) }) else { return }
-            do throws(SRTError) {
-                try caller.connect()
-            } catch {
+        let loop = PublisherLoop(
+            transport: "SRT", output: name, logger: logger, announcesFirstConnection: true, connectionDetails: ["options": "\(options)"],
+            requestKeyframe: requestKeyframe)
+        loop.run(
+            retries: &retries, state: state, attempts: attempts, reconnects: reconnects,
+            make: { SRTCaller(host: host, port: port, options: options) }, cancelling: { $0 },
+            connect: { caller throws(SRTError) in try caller.connect() }, close: { $0.close() },
+            stream: { caller in
+                liveConnection.withLock { $0 = LiveConnection(caller: caller, number: attempts.load(ordering: .relaxed)) }
+                let lost = stream(on: caller)
+                liveConnection.withLock { $0 = nil }
                 caller.close()
-                guard let delay = retries.attemptFailed(
-                    error.isRefusal ? .refused : .unreachable, reason: error.metricReason, message: error.description, state: state)
-                else { return }
-                let uplinkReason = error.kind == .uplinkUnavailable ? error.detail : nil
-                if uplinkNotice.isNews(uplinkReason), let uplinkReason {
-                    logger.warning("\(uplinkReason); waiting for it", metadata: ["url": "\(name)"])
-                } else if uplinkReason == nil {
-                    logger.warning(
-                        "SRT connect failed, retrying",
-                        metadata: ["url": "\(name)", "attempt": "\(retries.failures)", "retry_in": "\(LogSeconds.text(delay))", "error": "\(error)"])
-                }
-                guard retries.waitBeforeRetry(seconds: delay, state: state) else { return }
-                continue
-            }
-
-            let connectedAt = MonotonicTime.now()
-            guard state.withLock({ $0.published(at: connectedAt.nanoseconds) }) else {
-                caller.close()
-                return
-            }
-            connections += 1
-            meter.enter(.streaming)
-            logger.notice(
-                connections > 1 ? "SRT reconnected" : "SRT connected",
-                metadata: ["url": "\(name)", "after_attempts": "\(retries.failures)", "options": "\(options)"])
-            if connections > 1 { reconnects.add(1, ordering: .relaxed) }
-            // A new connection starts with a keyframe: asked for now rather than a GOP later.
-            retries.published(requestKeyframe: requestKeyframe)
-            liveConnection.withLock { $0 = LiveConnection(caller: caller, number: attempts.load(ordering: .relaxed)) }
-            let lost = stream(on: caller)
-            liveConnection.withLock { $0 = nil }
-            caller.close()
-            guard let error = lost else {
-                state.withLock { $0.drained() }
-                return
-            }
-            let upSeconds = Double(MonotonicTime.now().nanoseconds(since: connectedAt)) / 1e9
-            guard let delay = retries.lost(afterSeconds: upSeconds, message: error.description, state: state) else { return }
-            logger.warning(
-                "SRT connection lost, reconnecting",
-                metadata: [
-                    "url": "\(name)", "connected_for": "\(LogSeconds.text(upSeconds))", "retry_in": "\(LogSeconds.text(delay))",
-                    "error": "\(error)",
-                ])
-            guard retries.waitBeforeRetry(seconds: delay, state: state) else { return }
-        }
+                if lost == nil { state.withLock { $0.drained() } }
+                return lost
+            })
     }
 
     /// Holds what the sink saw go wrong, for the muxer's caller (the sink only says yes or no).

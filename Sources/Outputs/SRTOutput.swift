@@ -5,10 +5,10 @@ import Synchronization
 import Telemetry
 
 /// Publishes the stream as MPEG-TS over SRT (caller mode) from a dedicated publisher thread, and
-/// keeps it published with what every network output shares: one `NetworkOutputState` behind one lock,
-/// the bounded `SendQueue` (drops to the next keyframe), the `ReconnectSchedule` (a listener
-/// that comes back is published to within one cheap wait; a refusal backs off as RTMP's does)
-/// and the same `OutputMeter` and `OutputStatistics`.
+/// keeps it published with what every network output shares: the one `PublisherLoop`, one
+/// `NetworkOutputState` behind one lock, the bounded `SendQueue` (drops to the next keyframe),
+/// the `ReconnectSchedule` (a listener that comes back is published to within one cheap wait; a
+/// refusal backs off as RTMP's does) and the same `OutputMeter` and `OutputStatistics`.
 ///
 /// Each connection gets a fresh libsrt socket (`SRTCaller`) and a fresh muxer from
 /// `makeMuxer` (Recording's libavformat MPEG-TS in the daemon), which starts at a keyframe with
@@ -19,6 +19,7 @@ import Telemetry
 package final class SRTOutput: StreamOutput {
     /// The kernel name of the publisher thread: it connects, muxes and sends what the queue holds.
     package static let threadName = "srt send"
+    package var threadName: String { Self.threadName }
     package let name: String
     let host: String
     let port: UInt16

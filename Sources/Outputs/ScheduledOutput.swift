@@ -48,6 +48,8 @@ package final class ScheduledOutput: StreamOutput {
     let make: @Sendable () -> any StreamOutput
     let look: @Sendable () -> Look
     let logger: Logger
+    /// The kernel name of its own thread, which watches the schedule.
+    static let watchThreadName = "schedule"
     /// The output while a window is open; nil outside. The encoder's thread reads it at every write.
     let current = Lock<(any StreamOutput)?>(nil)
     /// What the last look saw while the output rests; nil while a window is open.
@@ -88,7 +90,7 @@ package final class ScheduledOutput: StreamOutput {
         looks.add(1, ordering: .relaxed)
         try follow(first.window)
         do {
-            try threads.start(name: "schedule", publish: { [self] in watch(from: first, until: stopEvent) })
+            try threads.start(name: Self.watchThreadName, publish: { [self] in watch(from: first, until: stopEvent) })
         } catch {
             close(drainSeconds: 0)
             throw OutputFailure(output: name, reason: "\(error)")
@@ -118,6 +120,9 @@ package final class ScheduledOutput: StreamOutput {
     package var statistics: OutputStatistics { current.withLock { $0 }?.statistics ?? OutputStatistics(isComplete: true) }
 
     package var link: LinkSample? { current.withLock { $0 }?.link }
+
+    /// The open window's output's sender; while it rests, nothing takes packets: its own watch.
+    package var threadName: String { current.withLock { $0 }?.threadName ?? Self.watchThreadName }
 
     package var scheduleRest: ScheduleRest? { rest.withLock { $0 } }
 

@@ -31,6 +31,9 @@ package protocol StreamOutput: AnyObject, Sendable {
     var isInterrupted: Bool { get }
     /// What the output's network connection carries now (adaptive bitrate); nil by default.
     var link: LinkSample? { get }
+    /// The kernel name of the thread that takes what its queue holds (sends or writes it), as the
+    /// pipeline's graph shows it and `ps -L` finds it.
+    var threadName: String { get }
     /// Set while the output rests between its schedule's windows: when the next one opens
     /// (`ScheduledOutput`); nil while it runs, and always for an output without a schedule.
     var scheduleRest: ScheduleRest? { get }

@@ -45,7 +45,7 @@ final class NameLookup: @unchecked Sendable {
     func resolve(host: String, port: UInt16, until deadline: ContinuousClock.Instant) throws(Failure) -> [Address] {
         let thread: DedicatedThread
         do {
-            thread = try DedicatedThread { [self] in
+            thread = try DedicatedThread(name: "name lookup") { [self] in
                 let found = Self.getAddresses(host: host, port: port)
                 lock.withLock {
                     guard !isAbandoned else { return }

@@ -16,6 +16,7 @@ import Glibc
 /// cannot be made at all fails `open`.
 package final class RecordingOutput: StreamOutput {
     package let name: String
+    package var threadName: String { ContainerWriter.threadName }
     private let settings: RecordingSettings
     private let logger: Logger
     private let writer: ContainerWriter

@@ -8,8 +8,11 @@ struct StatusDocument: Encodable {
     var problems: [String]
     var summary: String
     var report: TelemetryReport
+    /// The pipeline's stages, threads and queues as they run; nil while none runs.
+    var graph: PipelineGraph?
 
-    init(_ report: TelemetryReport) {
+    init(_ report: TelemetryReport, graph: PipelineGraph?) {
+        self.graph = graph
         problems = report.healthProblems
         healthy = problems.isEmpty
         summary = report.shortStatus
@@ -65,6 +68,6 @@ struct StatusDocument: Encodable {
                 forKey: .audio)
         }
         try container.encode(report.outputs, forKey: .outputs)
-        try container.encodeIfPresent(report.graph, forKey: .graph)
+        try container.encodeIfPresent(graph, forKey: .graph)
     }
 }

@@ -26,7 +26,7 @@ public struct StatusEndpoints: Sendable {
             let text = MetricsExporter.text(for: report, process: .read(startUnixSeconds: registry.startUnixSeconds))
             return HTTPReply(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(text.utf8))
         case "/status":
-            var document = StatusDocument(registry.report())
+            var document = StatusDocument(registry.report(), graph: registry.graph())
             document.snapshot = snapshot != nil && document.report.facts.running
             return HTTPReply(status: 200, contentType: "application/json", body: Self.json(document))
         case "/healthz":

@@ -69,9 +69,8 @@ public struct PipelineGraph: Sendable, Equatable, Codable {
     }
 
     /// The graph as text, one line per node and one per edge, in the order they were built
-    /// (sources first, outputs last). With `figures` false the live depths and drops are left
-    /// out: what is left is the graph's shape, the same for every run of one configuration.
-    public func lines(figures: Bool = true) -> [String] {
+    /// (sources first, outputs last); each queue with its depth and drops now.
+    public func lines() -> [String] {
         let width = nodes.map(\.name.count).max() ?? 0
         let nodeLines = nodes.map { node in
             node.name + String(repeating: " ", count: width - node.name.count) + "  \(node.detail)  [thread \(node.thread)]"
@@ -79,11 +78,8 @@ public struct PipelineGraph: Sendable, Equatable, Codable {
         let edgeLines = edges.map { edge in
             var line = "\(edge.from) → \(edge.to)"
             if let queue = edge.queue {
-                line += "  queue ≤ \(queue.bound) \(queue.unit), full: \(queue.whenFull)"
-                if figures {
-                    let depth = queue.unit == "ms" ? "\(queue.depth) ms" : "\(queue.depth)"
-                    line += "; \(depth) queued, \(queue.dropped) dropped"
-                }
+                let depth = queue.unit == "ms" ? "\(queue.depth) ms" : "\(queue.depth)"
+                line += "  queue ≤ \(queue.bound) \(queue.unit), full: \(queue.whenFull); \(depth) queued, \(queue.dropped) dropped"
             }
             return line
         }

@@ -10,8 +10,8 @@ public final class TelemetryRegistry: Sendable {
     private let started = ContinuousClock.now
     private let outputs = Lock<[OutputMeter]>([])
     private let facts = Lock<Facts>(Facts())
-    /// The running pipeline's graph as the collector last read it; nil while none runs.
-    private let graph = Lock<PipelineGraph?>(nil)
+    /// Reads the running pipeline's graph back; set once the daemon runs (nil: no pipeline).
+    private let graphSource = Lock<Callback<Void, PipelineGraph?>?>(nil)
     /// Called at the start of every `report()`: pulls what stages keep for themselves.
     private let collector = Lock<Callback<Void, Void>?>(nil)
 
@@ -47,9 +47,15 @@ public final class TelemetryRegistry: Sendable {
 
     public var uptimeSeconds: Double { OutputMeter.seconds(since: started) }
 
-    /// The graph as of now (the collector's, at report time); nil: no pipeline runs.
-    public func setGraph(_ current: PipelineGraph?) {
-        graph.withLock { $0 = current }
+    public func setGraphSource(_ read: @escaping @Sendable () -> PipelineGraph?) {
+        graphSource.withLock { $0 = Callback(read) }
+    }
+
+    /// The graph as it runs now; nil while no pipeline runs. Read only where it is shown (/status,
+    /// SIGUSR1, the stop summary), not at every `report()`: /metrics, /healthz and the status line
+    /// have no use for it.
+    public func graph() -> PipelineGraph? {
+        graphSource.withLock { $0 }?() ?? nil
     }
 
     public func setCollector(_ collect: @escaping @Sendable () -> Void) {
@@ -75,6 +81,6 @@ public final class TelemetryRegistry: Sendable {
             cameraTrouble: meter.cameraTrouble.withLock { $0 }, hasAudio: meter.hasAudio.load(ordering: .relaxed),
             audioFrames: meter.audioFrames.load(ordering: .relaxed), audioXruns: meter.audioXruns.load(ordering: .relaxed),
             audioTrouble: meter.audioTrouble.withLock { $0 }, outputs: outputMeters.map { $0.reading() },
-            sourceResting: meter.sourceResting.withLock { $0 }, graph: graph.withLock { $0 })
+            sourceResting: meter.sourceResting.withLock { $0 })
     }
 }

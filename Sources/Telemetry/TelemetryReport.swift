@@ -24,8 +24,6 @@ public struct TelemetryReport: Sendable, Equatable, Codable {
     /// Why no frame flows on purpose: every output rests by its schedule and the source with them
     /// (`idle: close`), "until Mon 07:30 (07:30)"; nil while the source runs.
     public var sourceResting: String? = nil
-    /// The pipeline's stages, threads and queues as they run (`PipelineGraph`); nil while it does not.
-    public var graph: PipelineGraph? = nil
 
     public var cameraOnline: Bool { facts.running && cameraTrouble == nil }
 

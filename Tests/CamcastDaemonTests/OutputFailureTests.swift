@@ -15,6 +15,7 @@ import Testing
 struct OutputFailureTests {
     final class CountingOutput: StreamOutput {
         let name: String
+        let threadName = "counting"
         let written = Atomic<Int>(0)
         init(_ name: String) { self.name = name }
         func open() throws(OutputFailure) {}

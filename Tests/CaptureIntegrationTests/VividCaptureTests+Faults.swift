@@ -2,6 +2,7 @@ import Capture
 import Foundation
 import Logging
 import Media
+import TestSupport
 import Testing
 
 /// Device faults injected with vivid's error-injection controls, set by v4l2-ctl from a second

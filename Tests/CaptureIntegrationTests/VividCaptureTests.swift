@@ -2,6 +2,7 @@ import Capture
 import Foundation
 import Logging
 import Media
+import TestSupport
 import Testing
 import V4L2
 

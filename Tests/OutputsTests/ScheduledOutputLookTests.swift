@@ -13,6 +13,7 @@ import TestSupport
 @Suite(.serialized) struct ScheduledOutputLookTests {
     final class IdleOutput: StreamOutput {
         let name = "idle"
+        let threadName = "idle"
         func open() throws(OutputFailure) {}
         func write(_ packet: MediaPacket) {}
         func finish(endTime: Int64, drainSeconds: Double) {}
@@ -94,6 +95,7 @@ import TestSupport
             let attempts = StartsAtTheThirdTry()
             final class Failing: StreamOutput {
                 let name = "failing"
+                let threadName = "failing"
                 let attempts: StartsAtTheThirdTry
                 init(_ attempts: StartsAtTheThirdTry) { self.attempts = attempts }
                 func open() throws(OutputFailure) {
