@@ -143,8 +143,8 @@ struct SRTLinkTests {
         let clean = video.decodedFrames - corrupt
         let summary = "\(lowered.count) lowerings (\(lowered.first ?? "none")); last scrape: \(Int(sent)) packets sent, "
             + "\(Int(retransmitted)) retransmitted, \(Int(dropped)) dropped as too late, bitrate \(Int(bitrate / 125)) kbit/s; "
-            + "the receiver dropped \(last.dropped) of \(last.packets) packets as too late (\(dropTimes.joined(separator: ", ")) after the first "
-            + "lowering); decoded \(video.decodedFrames) of \(encoded) encoded frames, \(corrupt) of them damaged: \(clean) clean"
+            + "the receiver dropped \(last.dropped) of \(last.packets) packets as too late"
+            + (dropTimes.isEmpty ? "" : " (\(dropTimes.joined(separator: ", ")) after the first lowering)") + "; decoded \(video.decodedFrames) of \(encoded) encoded frames, \(corrupt) of them damaged: \(clean) clean"
         print("SRTLinkTests throttled: \(summary)")
         for line in lines where line.contains("bitrate") || line.contains("SRT ") { print("SRTLinkTests throttled log: \(line)") }
 
