@@ -16,6 +16,13 @@ struct BitrateAdapter: Service {
     let logger: Logger
     /// OBS checks on every packet; ten rounds a second see a 200 ms backlog as it forms.
     static let interval = Duration.milliseconds(100)
+    /// With an SRT output, as often as its statistics thread reads libsrt: a link slower than the
+    /// stream overflows its queue within a few frames of a keyframe, and what it drops, resent
+    /// behind that queue, comes too late for the receiver's latency. On tc-tbf at half the
+    /// stream's rate the first lowering came 270–400 ms after the first frame at 100 ms rounds
+    /// (the early reading needs two busy rounds after the first acknowledgement), and the frames
+    /// in between were damaged (issue 42).
+    static let srtInterval = Duration.nanoseconds(Int64(SRTOutput.statisticsIntervalNanoseconds))
 
     func run() async {
         await cancelWhenGracefulShutdown { await adapt() }
@@ -28,14 +35,18 @@ struct BitrateAdapter: Service {
         // This task's own copy of the outputs, read again only after a change (no lock per sample):
         // a value, as the task may resume on another thread after each await.
         var outputs = OutputsView.Cache()
+        var interval = Self.interval
         while !Task.isCancelled {
             do {
-                try await Task.sleep(for: Self.interval)
+                try await Task.sleep(for: interval)
             } catch {
                 return
             }
             guard let stages = control.runningStages else { continue }
-            let (ceiling, floor) = stages.settings.withLock { ($0.encoder.bitrateKbps, $0.adaptiveBitrateFloorKbps) }
+            let (ceiling, floor, carriesSRT) = stages.settings.withLock {
+                ($0.encoder.bitrateKbps, $0.adaptiveBitrateFloorKbps, $0.outputs.contains { !$0.srtLatenciesMilliseconds.isEmpty })
+            }
+            interval = carriesSRT ? Self.srtInterval : Self.interval
             let now = MonotonicTime.now().nanoseconds
             guard let floor else {
                 // Off, or turned off by a reload: back to the configured bitrate once.

@@ -180,6 +180,7 @@ enum SettingsResolver {
         }
         guard problems.isEmpty else { throw ConfigError(problems: problems) }
         var settings = RunSettings(source: source, encoder: encoder, outputs: outputs, durationSeconds: durationSeconds)
+        settings.encoder.burstLimitSeconds = Self.burstLimitSeconds(for: outputs)
         settings.sendQueueMilliseconds = Int64(config.queue.maxSeconds * 1000)
         settings.rtmp.connectTimeoutSeconds = Int(config.network.connectTimeoutSeconds.rounded(.up))
         settings.rtmp.sendTimeoutSeconds = Int(config.network.sendTimeoutSeconds.rounded(.up))

@@ -54,6 +54,11 @@ public struct EncoderSettings: Sendable, Hashable {
     public var sceneCutKeyframes: Bool
     /// `encoder.options`: libavcodec options for an `avcodec:NAME` encoder, in the order given.
     public var codecOptions: [EncoderOption]
+    /// The longest a full VBV buffer may take to cross a link at the average rate; nil lets the
+    /// rate limit alone size it. Set from the SRT outputs' latency (`SettingsResolver.burstLimitSeconds`):
+    /// the receiver plays each packet a fixed latency after it was sent, so a burst that takes
+    /// longer to cross arrives too late, and leaves no time to resend what the link lost.
+    public var burstLimitSeconds: Double? = nil
 
     public init(
         size: VideoSize,
@@ -119,9 +124,13 @@ extension EncoderSettings {
     ///
     /// A leaky bucket of size B drained at rate R lets any window of T seconds carry at most
     /// B + R × T bits. With R = average, B = (factor − 1) × average × window makes that bound exactly
-    /// the rate limit. x264 needs room for at least one average frame, so that is the floor.
+    /// the rate limit. `burstLimitSeconds` bounds it further: a full buffer crosses a link at the
+    /// average rate within it (1200 kbit/s at the default factor and window: 600 kbit, half a
+    /// second, against an SRT latency of 500 ms). x264 needs room for at least one average frame,
+    /// so that is the floor.
     public func vbvBufferKbits(forAverage average: Int) -> Int {
-        let burst = (maxRateFactor - 1) * Double(average) * rateWindowSeconds
+        var burst = (maxRateFactor - 1) * Double(average) * rateWindowSeconds
+        if let limit = burstLimitSeconds { burst = min(burst, Double(average) * limit) }
         let oneFrame = Double(average) / max(1, frameRate.framesPerSecond)
         return Int(max(burst, oneFrame).rounded(.up))
     }

@@ -10,8 +10,11 @@ extension SRTOutput {
         let number: Int
     }
 
-    /// How often the statistics thread reads libsrt: as often as the bitrate adapter samples.
-    static let statisticsIntervalNanoseconds: UInt64 = 100_000_000
+    /// How often the statistics thread reads libsrt (the bitrate adapter samples as often while an
+    /// SRT output runs, `BitrateAdapter.srtInterval`): twice per libsrt acknowledgement period
+    /// (10 ms) would read nothing new, a frame's time (33 ms at 30 fps) lets a keyframe's backlog
+    /// go unseen for a frame. A read is one srt_bistats call under libsrt's own lock.
+    package static let statisticsIntervalNanoseconds: UInt64 = 20_000_000
 
     /// The statistics thread: every interval, libsrt's figures of the live connection (read with
     /// no lock held) become the meter's SRT series, the link adaptive bitrate follows, and the

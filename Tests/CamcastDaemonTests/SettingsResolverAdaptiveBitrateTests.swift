@@ -1,4 +1,7 @@
 import Config
+import Outputs
+import RTMPAddress
+import SRT
 import Testing
 
 @testable import CamcastDaemon
@@ -19,6 +22,22 @@ import Testing
         // Never below 50 (the lowest bitrate), never above the bitrate.
         #expect(try SettingsResolver.resolve(Self.flags(bitrate: 120), environment: [:]).settings.adaptiveBitrateFloorKbps == 50)
         #expect(try SettingsResolver.resolve(Self.flags(bitrate: 50), environment: [:]).settings.adaptiveBitrateFloorKbps == 50)
+    }
+
+    /// An SRT output bounds the encoder's bursts to a quarter of its latency (the shortest of
+    /// several, a group's legs included); RTMP leaves the rate limit alone to size them.
+    @Test func srtOutputsBoundTheEncodersBurstsByTheirLatency() throws {
+        let rtmp = try SettingsResolver.resolve(Self.flags(), environment: [:])
+        #expect(rtmp.settings.encoder.burstLimitSeconds == nil)
+        var flags = Self.flags()
+        flags.outputs = ["srt://127.0.0.1:9000", "rtmp://127.0.0.1/live/key"]
+        let srt = try SettingsResolver.resolve(flags, environment: [:])
+        #expect(srt.settings.encoder.burstLimitSeconds == 0.125)
+        #expect(SettingsResolver.burstLimitSeconds(for: [
+            .srt(try SRTURL(parsing: "srt://a:1"), options: SRTCallerOptions(latencyMilliseconds: 2000)),
+            .group(legs: [.srt(try SRTURL(parsing: "srt://b:1"), options: SRTCallerOptions(latencyMilliseconds: 800))], policy: OutputGroupPolicy(
+                mode: .failover, failoverAfterSeconds: 2, returnAfterSeconds: 60)),
+        ]) == 0.2)
     }
 
     @Test func theFlagsSetTheFloorOrTurnItOff() throws {

@@ -128,6 +128,18 @@ import Testing
         #expect(settings.vbvBufferKbits(forAverage: 2000) == 2000)
     }
 
+    /// For SRT outputs: a full buffer crosses a link at the average rate within the burst limit.
+    @Test func aBurstLimitBoundsTheBufferAboveOneFrame() {
+        var settings = Self.valid
+        settings.frameRate = FrameRate(numerator: 30)
+        #expect(settings.vbvBufferKbits(forAverage: 1200) == 600)  // 1.5 over 1 s: half a second
+        settings.burstLimitSeconds = 0.125
+        #expect(settings.vbvBufferKbits(forAverage: 1200) == 150)
+        #expect(settings.vbvBufferKbits(forAverage: 420) == 53)  // 52.5, rounded up
+        settings.burstLimitSeconds = 0.01
+        #expect(settings.vbvBufferKbits(forAverage: 1200) == 40)  // one frame at 30 fps
+    }
+
     @Test func vbvBufferNeverDropsBelowOneFrame() {
         var settings = Self.valid
         settings.frameRate = FrameRate(numerator: 25)
