@@ -8,13 +8,16 @@ import NIOCore
 /// by its last request; a connection whose request is being answered gives way last.
 ///
 /// A connection the event loop has not yet had a turn to read neither gives way nor counts against
-/// the limits: a crowd that reconnects as fast as it is closed fills the listener's queue, one read
-/// of it accepts up to `maxMessagesPerRead` connections before the loop reads any of them, and the
-/// next read may come before their first. Ranked by age alone, a scraper accepted early in such a
-/// burst, its request already sent and waiting in the kernel, was the oldest of its address among
-/// the crowd's by then and was closed unread. So the table holds at most its limits of connections
+/// the limits. A crowd that reconnects as fast as it is closed fills the listener's queue; one read
+/// of it accepts up to `maxMessagesPerRead` (16) connections before the loop reads any of them, and
+/// in the next turn the listener's read may come before theirs: up to 31 newer connections. Ranked
+/// by age alone, a scraper's new connection accepted first in such a read, its request already
+/// sent, was closed unread by the 31st when its address held its own keep-alive connection (which
+/// has asked, so it gives way after every silent one) and 30 of the crowd's. Whether it survived
+/// hung on those figures; now it does by rule. So the table holds at most its limits of connections
 /// that have been read, and on top of them what the listener accepted in this turn of the loop and
-/// the previous one (two reads of `maxMessagesPerRead`); no figure of time is involved.
+/// the previous one (two reads); no figure of time is involved. A client that has not sent its
+/// request by the end of that turn is a silent connection like the crowd's, the oldest first.
 ///
 /// Confined to the server's one event loop (every child channel lives on it): each method asserts
 /// that, so the table needs no lock.
