@@ -9,15 +9,16 @@ import NIOCore
 ///
 /// A connection the event loop has not yet had a turn to read neither gives way nor counts against
 /// the limits. A crowd that reconnects as fast as it is closed fills the listener's queue; one read
-/// of it accepts up to `maxMessagesPerRead` (16) connections before the loop reads any of them, and
-/// in the next turn the listener's read may come before theirs: up to 31 newer connections. Ranked
-/// by age alone, a scraper's new connection accepted first in such a read, its request already
-/// sent, was closed unread by the 31st when its address held its own keep-alive connection (which
-/// has asked, so it gives way after every silent one) and 30 of the crowd's. Whether it survived
-/// hung on those figures; now it does by rule. So the table holds at most its limits of connections
-/// that have been read, and on top of them what the listener accepted in this turn of the loop and
-/// the previous one (two reads); no figure of time is involved. A client that has not sent its
-/// request by the end of that turn is a silent connection like the crowd's, the oldest first.
+/// of it accepts up to `StatusHTTPServer.acceptedPerRead` (16) connections before the loop reads
+/// any of them, and in the next turn the listener's read may come before theirs: up to 31 newer
+/// connections. Ranked by age alone, a scraper's new connection accepted first in such a read, its
+/// request already sent, was closed unread by the 31st when its address held its own keep-alive
+/// connection (which has asked, so it gives way after every silent one) and 30 of the crowd's.
+/// Whether it survived hung on those figures; now it does by rule. So the table holds at most its
+/// limits of connections that have had their turn, and on top of them what the listener accepted in
+/// this turn of the loop and the previous one (two reads); no figure of time is involved. A client
+/// that has not sent its request by the end of that turn is a silent connection like the crowd's,
+/// the oldest first.
 ///
 /// Confined to the server's one event loop (every child channel lives on it): each method asserts
 /// that, so the table needs no lock.
@@ -49,7 +50,7 @@ final class ConnectionTable: @unchecked Sendable {
 
         /// The loop has finished the turn after the one it was accepted in, which read it if
         /// anything had come: what it has not sent by then is its own doing.
-        func hasBeenRead(turnsFinished: Int) -> Bool {
+        func hasHadItsTurn(turnsFinished: Int) -> Bool {
             turnsFinished >= turn + 2
         }
     }
@@ -92,12 +93,13 @@ final class ConnectionTable: @unchecked Sendable {
         entries[ObjectIdentifier(channel)]?.busy = false
     }
 
-    /// Closes the stalest of `candidates` that have been read until `keeping` of those are left.
+    /// Closes the stalest of `candidates` that have had their turn until `keeping` of those are
+    /// left; the others are not counted.
     private func makeRoom(among candidates: [Entry], keeping: Int) {
         let turnsFinished = turns.finished
-        let read = candidates.filter { $0.hasBeenRead(turnsFinished: turnsFinished) }
-        guard read.count > keeping else { return }
-        for victim in read.sorted(by: { $0.rank < $1.rank }).prefix(read.count - keeping) {
+        let counted = candidates.filter { $0.hasHadItsTurn(turnsFinished: turnsFinished) }
+        guard counted.count > keeping else { return }
+        for victim in counted.sorted(by: { $0.rank < $1.rank }).prefix(counted.count - keeping) {
             // Out of the table at once: the close completes later, and the next admission must
             // count without it.
             entries[ObjectIdentifier(victim.channel)] = nil

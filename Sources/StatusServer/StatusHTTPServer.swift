@@ -31,6 +31,9 @@ public final class StatusHTTPServer: Service, Sendable {
     /// answer (`RequestDeadlineHandler`): seconds, not the client's whim. A scraper sends its
     /// request within a millisecond of connecting; a person's browser within a round trip.
     static let requestDeadline = TimeAmount.seconds(5)
+    /// Connections one read of the listener accepts (its `maxMessagesPerRead`), before the loop
+    /// reads any of them.
+    static let acceptedPerRead = 16
 
     private let endpoints: StatusEndpoints
     private let logger: Logger
@@ -82,11 +85,11 @@ public final class StatusHTTPServer: Service, Sendable {
         let bootstrap = ServerBootstrap(group: group)
             // Room in the kernel's queue for a crowd that reconnects as fast as it is closed: a
             // connection the full queue drops waits for TCP's retry (1 s), however fast the
-            // table would have made room for it. Accepted 16 at a time, so the queue drains; what
+            // table would have made room for it. Accepted a few at a time, so the queue drains; what
             // two such reads accept is what the table may hold beyond its limits until the loop
             // has had a turn to read it.
             .serverChannelOption(.backlog, value: 1024)
-            .serverChannelOption(.maxMessagesPerRead, value: 16)
+            .serverChannelOption(.maxMessagesPerRead, value: UInt(Self.acceptedPerRead))
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 table.admit(channel)

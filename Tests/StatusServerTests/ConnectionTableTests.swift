@@ -73,6 +73,28 @@ import Testing
         #expect(nextRead.allSatisfy(harness.isOpen), "not read yet")
     }
 
+    /// The same race in the server's own figures, as HTTPSlotTests met it: the scraper's keep-alive
+    /// connection (answered, so it gives way after every silent one) and 31 of the crowd's hold its
+    /// address's share; its new connection comes first in a read of the listener, 15 of the crowd's
+    /// after it, and 16 in the next read before the loop reads its request. By age alone the 31st
+    /// closed it.
+    @Test func theScrapersNewConnectionOutlastsTwoReadsOfTheListenerInTheServersFigures() throws {
+        let (limits, perRead) = (StatusHTTPServer.limits, StatusHTTPServer.acceptedPerRead)
+        let harness = Harness(slots: limits.slots, perAddress: limits.perAddress)
+        let kept = try harness.accept(from: "127.0.0.1")
+        harness.table.requestStarted(on: kept)
+        harness.table.requestAnswered(on: kept)
+        for _ in 1..<limits.perAddress { _ = try harness.accept(from: "127.0.0.1") }
+        harness.turns.turnFinished()
+        harness.turns.turnFinished()
+
+        let fresh = try harness.accept(from: "127.0.0.1")
+        for _ in 1..<perRead { _ = try harness.accept(from: "127.0.0.1") }
+        harness.turns.turnFinished()
+        for _ in 0..<perRead { _ = try harness.accept(from: "127.0.0.1") }
+        #expect(harness.isOpen(fresh) && harness.isOpen(kept))
+    }
+
     /// A connection that has had its turn and sent nothing still gives way, oldest first: the rule
     /// above shelters nobody beyond one turn of the loop.
     @Test func anIdleConnectionGivesWayOnceTheLoopHasHadATurnToReadIt() throws {
