@@ -193,6 +193,10 @@ let package = Package(
                 "Outputs", "Encoder", "FLV", "Media", "RTMP", "RTMPAddress", "SRT", "Telemetry", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The endpoint's connection slots on embedded channels: who gives way when they are full.
+        .testTarget(
+            name: "StatusServerTests",
+            dependencies: ["StatusServer", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]),
         // The audio stage over scripted sources: start, the video's first picture, stop, a reload's swap.
         .testTarget(
             name: "AudioPathTests",

@@ -31,6 +31,9 @@ public final class StatusHTTPServer: Service, Sendable {
     /// answer (`RequestDeadlineHandler`): seconds, not the client's whim. A scraper sends its
     /// request within a millisecond of connecting; a person's browser within a round trip.
     static let requestDeadline = TimeAmount.seconds(5)
+    /// Connections one read of the listener accepts (its `maxMessagesPerRead`), before the loop
+    /// reads any of them.
+    static let acceptedPerRead = 16
 
     private let endpoints: StatusEndpoints
     private let logger: Logger
@@ -57,11 +60,13 @@ public final class StatusHTTPServer: Service, Sendable {
     }
 
     public func run() async throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        // Counted for the connection table: which connections the loop has had a turn to read.
+        let turns = EventLoopTurns()
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1, metricsDelegate: turns)
         await cancelWhenGracefulShutdown {
             var iterator = self.changes.makeAsyncIterator()
             while !Task.isCancelled {
-                let channel = await self.bind(on: group)
+                let channel = await self.bind(on: group, turns: turns)
                 // Until a reload changes the address or the group shuts down.
                 _ = await iterator.next()
                 try? await channel?.close()
@@ -71,18 +76,20 @@ public final class StatusHTTPServer: Service, Sendable {
         try? await group.shutdownGracefully()
     }
 
-    private func bind(on group: MultiThreadedEventLoopGroup) async -> (any Channel)? {
+    private func bind(on group: MultiThreadedEventLoopGroup, turns: EventLoopTurns) async -> (any Channel)? {
         guard let address = listen.withLock({ $0 }) else { return nil }
         // One event loop: every connection of this listener, and so the table, lives on it.
-        let table = ConnectionTable(limits: Self.limits, eventLoop: group.next())
+        let table = ConnectionTable(limits: Self.limits, eventLoop: group.next(), turns: turns)
         let credentials: @Sendable () -> BasicCredentials? = { [self] in listen.withLock { $0?.credentials } }
         let endpoints = self.endpoints
         let bootstrap = ServerBootstrap(group: group)
             // Room in the kernel's queue for a crowd that reconnects as fast as it is closed: a
             // connection the full queue drops waits for TCP's retry (1 s), however fast the
-            // table would have made room for it. Accepted 16 at a time, so the queue drains.
+            // table would have made room for it. Accepted a few at a time, so the queue drains; what
+            // two such reads accept is what the table may hold beyond its limits until the loop
+            // has had a turn to read it.
             .serverChannelOption(.backlog, value: 1024)
-            .serverChannelOption(.maxMessagesPerRead, value: 16)
+            .serverChannelOption(.maxMessagesPerRead, value: UInt(Self.acceptedPerRead))
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 table.admit(channel)
