@@ -21,8 +21,9 @@ public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
     /// A primary and its backups (`rtmp` and `srt` legs) used as `policy` says: dual ingest or failover.
     indirect case group(legs: [OutputTarget], policy: OutputGroupPolicy)
 
-    /// Maps an already validated config output onto its sink.
-    init(_ output: CamcastConfig.OutputConfig) throws(OutputTargetError) {
+    /// Maps an already validated config output onto its sink; `environment` holds what an SRT
+    /// output's `passphrase_env` names.
+    init(_ output: CamcastConfig.OutputConfig, environment: [String: String] = [:]) throws(OutputTargetError) {
         switch output {
         case .rtmp(let text):
             do {
@@ -33,10 +34,11 @@ public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
         case .srt(let srt):
             var options = SRTCallerOptions(latencyMilliseconds: srt.latencyMilliseconds, keyLength: srt.keyLength, streamID: srt.streamID)
             if let path = srt.passphraseFile { options.passphrase = try Self.passphrase(in: path) }
+            if let name = srt.passphraseVariable { options.passphrase = try Self.passphrase(named: name, in: environment) }
             self = .srt(srt.url, options: options)
         case .group(let group):
             var legs: [OutputTarget] = []
-            for leg in group.legs { legs.append(try OutputTarget(leg)) }
+            for leg in group.legs { legs.append(try OutputTarget(leg, environment: environment)) }
             let policy = OutputGroupPolicy(
                 mode: group.mode == .both ? .both : .failover, failoverAfterSeconds: Double(group.failoverAfterSeconds),
                 returnAfterSeconds: Double(group.returnAfterSeconds))
@@ -91,6 +93,19 @@ public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
         return String(passphrase)
     }
 
+    /// The passphrase in the environment variable `name` (a systemd EnvironmentFile's), checked
+    /// for SRT's length; the error names the variable, never its value.
+    static func passphrase(named name: String, in environment: [String: String]) throws(OutputTargetError) -> String {
+        guard let value = environment[name], !value.isEmpty else {
+            throw .passphraseVariable("$\(name) is not set (set it in the environment, such as the unit's EnvironmentFile)")
+        }
+        let lengths = SRTCallerOptions.passphraseLengths
+        guard lengths.contains(value.count) else {
+            throw .passphraseVariable("$\(name) holds a passphrase of \(value.count) characters; SRT needs \(lengths.lowerBound)…\(lengths.upperBound)")
+        }
+        return value
+    }
+
     /// Safe to log: RTMP URLs show their stream key masked.
     public var description: String {
         switch self {
@@ -111,6 +126,8 @@ public enum OutputTargetError: Error, Equatable, CustomStringConvertible {
     case frameLimitNeedsH264(path: String)
     /// An SRT output's passphrase_file could not be used (never its content).
     case passphraseFile(String)
+    /// An SRT output's passphrase_env could not be used (never its value).
+    case passphraseVariable(String)
 
     public var description: String {
         switch self {
@@ -121,6 +138,7 @@ public enum OutputTargetError: Error, Equatable, CustomStringConvertible {
         case .frameLimitNeedsH264(let path):
             "output '\(path)': max_frames applies to .h264/.h265 outputs only"
         case .passphraseFile(let reason): "passphrase_file: \(reason)"
+        case .passphraseVariable(let reason): "passphrase_env: \(reason)"
         }
     }
 }

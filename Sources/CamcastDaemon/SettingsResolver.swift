@@ -28,7 +28,10 @@ enum SettingsResolver {
             config = try CamcastConfig.load(path: path)
             if let warning = config.worldReadableKeyWarning(path: path) { warnings.append(warning) }
         }
-        try config.apply(environment: environment.filter { !$0.key.hasPrefix(testVariablePrefix) })
+        // A variable an SRT output's passphrase_env names is the passphrase, not a setting.
+        try config.apply(
+            environment: environment.filter { !$0.key.hasPrefix(testVariablePrefix) },
+            ignoring: CamcastConfig.environmentVariablesNotSettings.union(config.passphraseVariables))
         try config.apply(overrides: overrides(from: flags), outputs: flags.outputs.isEmpty ? nil : flags.outputs)
         if let directory = flags.recordDirectory {
             try addRecording(directory, to: &config)
@@ -42,7 +45,7 @@ enum SettingsResolver {
         }
         return try runSettings(
             from: config, durationSeconds: flags.durationSeconds, pace: flags.pace, reconnectEnabled: !flags.noReconnect,
-            warnings: warnings)
+            warnings: warnings, environment: environment)
     }
 
     /// The flags that name a config key, as key-path overrides.
@@ -95,7 +98,7 @@ enum SettingsResolver {
     /// problems are reported under the config's key names.
     static func runSettings(
         from config: CamcastConfig, durationSeconds: Double?, pace: String? = nil, reconnectEnabled: Bool = true,
-        warnings: [String]
+        warnings: [String], environment: [String: String] = [:]
     ) throws(ConfigError) -> ResolvedRun {
         var problems: [ConfigProblem] = []
         var warnings = warnings
@@ -146,7 +149,7 @@ enum SettingsResolver {
         var outputSchedules: [OutputTarget: Schedule] = [:]
         for (index, output) in config.outputs.enumerated() {
             do {
-                let target = try OutputTarget(output)
+                let target = try OutputTarget(output, environment: environment)
                 outputs.append(target)
                 if let name = config.outputNames[output] { outputNames[target] = name }
                 if let uplink = config.outputUplinks[output] { outputUplinks[target] = uplink }

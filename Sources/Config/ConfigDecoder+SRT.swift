@@ -1,8 +1,9 @@
 import RTMPAddress
 
-/// An `srt://` output and its keys: `latency_ms`, `passphrase_file`, `pbkeylen`, `streamid`.
+/// An `srt://` output and its keys: `latency_ms`, `passphrase_file` or `passphrase_env`, `pbkeylen`,
+/// `streamid`.
 extension ConfigDecoder {
-    static let srtKeys = ["latency_ms", "passphrase_file", "pbkeylen", "streamid"]
+    static let srtKeys = ["latency_ms", "passphrase_file", "passphrase_env", "pbkeylen", "streamid"]
 
     mutating func srtOutput(
         index: Int, url: (text: String, at: SourceLocation), options: [(key: String, entry: (text: String?, at: SourceLocation))],
@@ -47,6 +48,13 @@ extension ConfigDecoder {
                     continue
                 }
                 config.passphraseFile = text
+            case "passphrase_env":
+                guard Self.isEnvironmentVariableName(text) else {
+                    report(keyPath, at: entry.at, "\(ValueText.quoted(text)) is not an environment variable's name (letters, digits and `_`, not first a digit)")
+                    valid = false
+                    continue
+                }
+                config.passphraseVariable = text
             default:  // streamid
                 guard text.utf8.count <= 512, !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
                     report(keyPath, at: entry.at, "is not a stream id (at most 512 bytes, no control characters)")
@@ -56,16 +64,27 @@ extension ConfigDecoder {
                 config.streamID = text
             }
         }
-        if config.passphraseFile == nil, let keyLength = options.first(where: { $0.key == "pbkeylen" }) {
-            report("\(itemPath).pbkeylen", at: keyLength.entry.at, "only applies with passphrase_file (encryption)")
+        if config.passphraseFile != nil, config.passphraseVariable != nil, let second = options.last(where: { $0.key.hasPrefix("passphrase_") }) {
+            report("\(itemPath).\(second.key)", at: second.entry.at, "give the passphrase once: passphrase_file or passphrase_env, not both")
+            valid = false
+        }
+        if config.passphraseFile == nil, config.passphraseVariable == nil, let keyLength = options.first(where: { $0.key == "pbkeylen" }) {
+            report("\(itemPath).pbkeylen", at: keyLength.entry.at, "only applies with passphrase_file or passphrase_env (encryption)")
             valid = false
         }
         return valid ? .srt(config) : nil
     }
 
+    /// A name a systemd EnvironmentFile and a shell can both set.
+    static func isEnvironmentVariableName(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return text.unicodeScalars.allSatisfy { $0 == "_" || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+    }
+
     static let srtExpected = [
         "latency_ms": "expected an integer 20…8000, default 500",
         "passphrase_file": "expected an absolute path to a file holding the passphrase, mode 0600",
+        "passphrase_env": "expected the name of an environment variable holding the passphrase, such as CAMCAST_SRT_PASSPHRASE",
         "pbkeylen": "expected 16, 24 or 32, default 16",
         "streamid": "expected the stream id the server routes by, such as publish:cam1",
     ]

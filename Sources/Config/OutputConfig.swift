@@ -37,6 +37,9 @@ extension CamcastConfig {
         public var latencyMilliseconds = 500
         /// `passphrase_file`: an absolute path to a file (mode 0600) holding the passphrase.
         public var passphraseFile: String?
+        /// `passphrase_env`: the environment variable holding the passphrase (a systemd
+        /// EnvironmentFile's, mode 0600 as the stream key's); read when the run is resolved.
+        public var passphraseVariable: String?
         /// `pbkeylen`: the AES key length in bytes, 16, 24 or 32.
         public var keyLength = 16
         /// `streamid`: shown as `publish:****`.
@@ -78,5 +81,19 @@ extension CamcastConfig {
         public var description: String {
             "\(mode.rawValue) [" + legs.map(\.description).joined(separator: ", ") + "]"
         }
+    }
+}
+
+extension CamcastConfig {
+    /// The environment variables the SRT outputs' `passphrase_env` name (a group's legs included).
+    public var passphraseVariables: Set<String> {
+        func names(_ output: OutputConfig) -> [String] {
+            switch output {
+            case .srt(let srt): srt.passphraseVariable.map { [$0] } ?? []
+            case .group(let group): group.legs.flatMap(names)
+            default: []
+            }
+        }
+        return Set(outputs.flatMap(names))
     }
 }

@@ -47,7 +47,10 @@ import RTMPAddress
         ("srt://h:9000\n    latency_ms:", "outputs[0].latency_ms", "has no value"),
         ("srt://h:9000\n    passphrase_file: srt.pass", "outputs[0].passphrase_file", "is not an absolute path"),
         ("srt://h:9000\n    passphrase_file: /p\n    pbkeylen: 20", "outputs[0].pbkeylen", "is not an AES key length (allowed: 16, 24 or 32"),
-        ("srt://h:9000\n    pbkeylen: 24", "outputs[0].pbkeylen", "only applies with passphrase_file"),
+        ("srt://h:9000\n    pbkeylen: 24", "outputs[0].pbkeylen", "only applies with passphrase_file or passphrase_env"),
+        ("srt://h:9000\n    passphrase_env: 1PASS", "outputs[0].passphrase_env", "is not an environment variable's name"),
+        ("srt://h:9000\n    passphrase_env: SRT-PASS", "outputs[0].passphrase_env", "is not an environment variable's name"),
+        ("srt://h:9000\n    passphrase_file: /p\n    passphrase_env: SRT_PASS", "outputs[0].passphrase_env", "passphrase_file or passphrase_env, not both"),
         ("srt://h:9000\n    streamid: \"a\\tb\"", "outputs[0].streamid", "is not a stream id"),
         ("rtmp://h/live/k\n    streamid: publish:x", "outputs[0].streamid", "only applies to an srt:// output"),
         ("srt://h:9000\n    max_frames: 3", "outputs[0]", "an SRT output is an output of its own"),
@@ -56,6 +59,18 @@ import RTMPAddress
         let problem = try Self.problem(output)
         #expect(problem.keyPath == keyPath, "\(problem)")
         #expect(problem.message.contains(message), "\(problem)")
+    }
+
+    @Test func aPassphraseVariableIsNamedAndAGroupsLegsNameTheirs() throws {
+        let config = try Self.parse(
+            "outputs:\n  - url: srt://h:9000\n    passphrase_env: CAMCAST_SRT_PASSPHRASE\n    pbkeylen: 32\n"
+                + "  - urls: [srt://a:9000, srt://b:9000]\n    mode: both\n    passphrase_env: LEG_PASS\n")
+        guard case .srt(let first) = config.outputs[0] else {
+            Issue.record("not an SRT output: \(config.outputs)")
+            return
+        }
+        #expect(first.passphraseVariable == "CAMCAST_SRT_PASSPHRASE" && first.passphraseFile == nil && first.keyLength == 32)
+        #expect(config.passphraseVariables == ["CAMCAST_SRT_PASSPHRASE", "LEG_PASS"])
     }
 
     @Test func aSecretWrittenIntoTheURLIsNotQuoted() throws {

@@ -49,8 +49,10 @@ struct SRTOutputTests {
         return config
     }
 
-    static func run(_ config: URL, seconds: Int) throws -> ProcessResult {
-        try ProcessRunner.run(Project.camcastBinary.path, ["run", "--config", config.path, "--duration", "\(seconds)"], timeout: 120)
+    /// `environment`: `NAME=value` assignments for camcast alone (through env(1)).
+    static func run(_ config: URL, seconds: Int, environment: [String] = []) throws -> ProcessResult {
+        try ProcessRunner.run(
+            "/usr/bin/env", environment + [Project.camcastBinary.path, "run", "--config", config.path, "--duration", "\(seconds)"], timeout: 120)
     }
 
     /// Whether the file's first TS packets, before any media (libavformat's elementary streams
@@ -145,6 +147,24 @@ struct SRTOutputTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("AES-\(keyLength * 8)"), "\(run.stderr)")
         #expect(!run.stderr.contains(Self.passphrase) && !run.stderr.contains(Self.streamSecret) && run.stderr.contains("publish:****"))
+        _ = try listener.wait(timeout: 30)
+        try Self.expectWhole(recording, codec: "h264", log: run.stderr)
+    }
+
+    /// The passphrase from the environment (`passphrase_env`), as a systemd EnvironmentFile sets
+    /// it beside the stream key: the variable is no unknown setting though it starts with
+    /// CAMCAST_, the stream is encrypted and whole, and the value shows nowhere.
+    @Test func aPassphraseFromTheEnvironmentStreams() throws {
+        let dir = try Project.scratchDirectory("srt-aes-env")
+        let port = try freeLoopbackUDPPort()
+        let recording = dir.appendingPathComponent("rec.ts")
+        let listener = try Self.listener(port: port, file: recording, query: "&passphrase=\(Self.passphrase)&pbkeylen=24")
+        defer { listener.stop() }
+        let config = try Self.config(in: dir, port: port, extra: "    passphrase_env: CAMCAST_SRT_PASSPHRASE\n    pbkeylen: 24")
+        let run = try Self.run(config, seconds: 3, environment: ["CAMCAST_SRT_PASSPHRASE=\(Self.passphrase)"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("AES-192"), "\(run.stderr)")
+        #expect(!run.stderr.contains(Self.passphrase) && !run.stdout.contains(Self.passphrase))
         _ = try listener.wait(timeout: 30)
         try Self.expectWhole(recording, codec: "h264", log: run.stderr)
     }
@@ -253,6 +273,21 @@ struct SRTOutputTests {
                 #expect(result.status == 78, "\(arguments[0]): \(result.stderr)")
                 #expect(result.stderr.contains("outputs[0]: passphrase_file: \(file.path)") && result.stderr.contains(message), "\(result.stderr)")
                 #expect(!result.stderr.contains(Self.passphrase))
+            }
+        }
+        // The same from the environment: unset, empty, too short; the variable named, never its value.
+        let fromEnvironment: [([String], String)] = [
+            ([], "passphrase_env: $SRT_PASS is not set"),
+            (["SRT_PASS="], "passphrase_env: $SRT_PASS is not set"),
+            (["SRT_PASS=short-pw"], "passphrase_env: $SRT_PASS holds a passphrase of 8 characters; SRT needs 10…79"),
+        ]
+        let config = try Self.config(in: dir, port: port, extra: "    passphrase_env: SRT_PASS")
+        for (environment, message) in fromEnvironment {
+            for arguments in [["run", "--config", config.path, "--duration", "1"], ["check-config", config.path]] {
+                let result = try ProcessRunner.run("/usr/bin/env", environment + [Project.camcastBinary.path] + arguments, timeout: 60)
+                #expect(result.status == 78, "\(arguments[0]) \(environment): \(result.stderr)")
+                #expect(result.stderr.contains("outputs[0]: \(message)"), "\(arguments[0]) \(environment): \(result.stderr)")
+                #expect(!result.stderr.contains("short-pw"))
             }
         }
         // And a bad address on the command line, from `run --output`.
