@@ -98,12 +98,13 @@ struct EncoderStagePipelineTests {
         // A second in, a keyframe request (as a new output or an overflowing queue makes one).
         let log = DelayingBackend.Log(milestone: Self.fps)
         let control = Self.control { DelayingBackend(wrapping: $0, delay: 3, depth: 4, log: log) }
+        // Asked on the encoder's thread as the backend takes its milestone picture, not by this
+        // task once it resumes: a loaded machine may resume it after the 3-s run has ended.
+        log.atMilestone { control.runningStages?.encoder.requestKeyframe() }
         let pipeline = Pipeline(
             settings: try Self.settings(server, name: "async", seconds: 3), logger: SummaryLogHandler.logger().0, control: control)
-        let run = Task { try await pipeline.run() }
-        await DedicatedThread.run { log.reachedMilestone.wait() }
-        let requested = try #require(control.runningStages).encoder.requestKeyframe()
-        try await run.value
+        try await pipeline.run()
+        let requested = try #require(log.requestedAtMilestone, "the run ended before the backend took \(Self.fps) pictures")
         try server.stop()
 
         let (sent, emitted) = (log.sentPictures, log.emittedPictures)
@@ -180,10 +181,15 @@ final class DelayingBackend: EncoderBackend {
     }
 
     final class Log: Sendable {
-        /// Signalled when the backend has taken `milestone` pictures.
-        let reachedMilestone = try! WakeEvent()
+        /// Run on the encoder's thread when the backend has taken `milestone` pictures; what it
+        /// returns is kept (`requestedAtMilestone`).
+        private let action = Mutex<Callback<Void, Int64?>?>(nil)
+        private let requested = Mutex<Int64?>(nil)
         let milestone: Int
         private let record = Mutex<(sent: [Sent], emitted: [Emitted])>(([], []))
+
+        func atMilestone(_ body: @escaping @Sendable () -> Int64?) { action.withLock { $0 = Callback(body) } }
+        var requestedAtMilestone: Int64? { requested.withLock { $0 } }
 
         init(milestone: Int) {
             self.milestone = milestone
@@ -194,7 +200,10 @@ final class DelayingBackend: EncoderBackend {
                 record.sent.append(picture)
                 return record.sent.count
             }
-            if count == milestone { reachedMilestone.signal() }
+            if count == milestone, let act = action.withLock({ $0 }) {
+                let answer = act()
+                requested.withLock { $0 = answer }
+            }
         }
 
         func gave(_ picture: Emitted) { record.withLock { $0.emitted.append(picture) } }
