@@ -86,10 +86,7 @@ public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
         }
         var passphrase = Substring(text)
         while passphrase.last == "\n" || passphrase.last == "\r" { passphrase = passphrase.dropLast() }
-        let lengths = SRTCallerOptions.passphraseLengths
-        guard lengths.contains(passphrase.count) else {
-            throw .passphraseFile("\(path) holds a passphrase of \(passphrase.count) characters; SRT needs \(lengths.lowerBound)…\(lengths.upperBound)")
-        }
+        if let problem = lengthProblem(of: passphrase, heldBy: path) { throw .passphraseFile(problem) }
         return String(passphrase)
     }
 
@@ -99,11 +96,16 @@ public enum OutputTarget: Sendable, Hashable, CustomStringConvertible {
         guard let value = environment[name], !value.isEmpty else {
             throw .passphraseVariable("$\(name) is not set (set it in the environment, such as the unit's EnvironmentFile)")
         }
-        let lengths = SRTCallerOptions.passphraseLengths
-        guard lengths.contains(value.count) else {
-            throw .passphraseVariable("$\(name) holds a passphrase of \(value.count) characters; SRT needs \(lengths.lowerBound)…\(lengths.upperBound)")
-        }
+        if let problem = lengthProblem(of: value, heldBy: "$\(name)") { throw .passphraseVariable(problem) }
         return value
+    }
+
+    /// Why `passphrase` (held by a file or a variable, named `holder`) is no SRT passphrase, by its
+    /// length alone; nil when it is one. The text names the holder, never the passphrase.
+    private static func lengthProblem(of passphrase: some StringProtocol, heldBy holder: String) -> String? {
+        let lengths = SRTCallerOptions.passphraseLengths
+        guard !lengths.contains(passphrase.count) else { return nil }
+        return "\(holder) holds a passphrase of \(passphrase.count) characters; SRT needs \(lengths.lowerBound)…\(lengths.upperBound)"
     }
 
     /// Safe to log: RTMP URLs show their stream key masked.
