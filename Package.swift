@@ -180,7 +180,7 @@ let package = Package(
             dependencies: ["AudioEncoder", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "OverlayTests", dependencies: ["Overlay", "Conversion", "Media"]),
-        .testTarget(name: "ConversionTests", dependencies: ["Conversion", "Media"]),
+        .testTarget(name: "ConversionTests", dependencies: ["Conversion", "Media", "TestSupport"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Media", "RTMPAddress", "Schedule", "TestSupport"]),
         // Sunrise and sunset against published tables, the Berlin clock-change nights, windows
         // across midnight, polar day and night, the unset clock.

@@ -2,6 +2,7 @@ import Encoder
 import Logging
 import Media
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import CamcastDaemon
@@ -19,17 +20,17 @@ import Testing
             settings: settings, encoder: EncoderStage(session: encoder, upstream: .live, logger: logger, failed: { _ in }), stop: StopSignal(),
             latency: nil) { 0 }
         let view = OutputsView()
-        let caught = Mutex<[String]>([])
-        view.confinement.check.catchFailures { message in caught.withLock { $0.append(message) } }
+        let caught = CaughtFailures()
+        view.confinement.check.catchFailures { caught.add($0) }
         let interleaver = try DedicatedThread {
             _ = view.current(stages)
             _ = view.current(stages)
         }
         interleaver.join()
-        #expect(caught.withLock { $0 }.isEmpty)
+        #expect(caught.all.isEmpty)
 
         _ = view.current(stages)
-        #expect(caught.withLock { $0 } == ["reading the outputs view ran off the outputs view's reader's thread"])
+        #expect(caught.all == ["reading the outputs view ran off the outputs view's reader's thread"])
     }
     #endif
 }

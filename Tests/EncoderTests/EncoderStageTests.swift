@@ -4,6 +4,7 @@ import Glibc
 import Logging
 import Media
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Encoder
@@ -28,20 +29,13 @@ import Testing
         }
     }
 
-    /// Debug-build messages a check gave instead of trapping.
-    final class Caught: Sendable {
-        private let messages = Mutex<[String]>([])
-        func add(_ message: String) { messages.withLock { $0.append(message) } }
-        var all: [String] { messages.withLock { $0 } }
-    }
-
     #if DEBUG
     @Test("a backend call from another thread than the stage's fails the debug check; the stage's own pass")
-    func backendCallsOffTheStageThreadAreCaught() throws {
+    func backendCallsOffTheStageThreadAreCaughtFailures() throws {
         let delivered = Delivered()
         let log = QueueingBackendLog()
         let session = try QueueingTestBackend.session(Harness.settings(), capacity: 4, batch: 1, log: log) { delivered.add($0) }
-        let caught = Caught()
+        let caught = CaughtFailures()
         session.confinement.check.catchFailures { caught.add($0) }
         let stage = EncoderStage(session: session, upstream: .flatOut, logger: Harness.quietLogger, failed: { _ in })
         try stage.start()
@@ -59,10 +53,10 @@ import Testing
     }
 
     @Test("handing a picture over with a lock held fails the debug check; without one it passes")
-    func handOffWithALockHeldIsCaught() throws {
+    func handOffWithALockHeldIsCaughtFailures() throws {
         let session = try QueueingTestBackend.session(Harness.settings(), capacity: 4, batch: 1, log: QueueingBackendLog()) { _ in }
         let stage = EncoderStage(session: session, upstream: .flatOut, logger: Harness.quietLogger, failed: { _ in })
-        let caught = Caught()
+        let caught = CaughtFailures()
         stage.handOffCheck.catchFailures { caught.add($0) }
         try stage.start()
         let held = Lock(0)

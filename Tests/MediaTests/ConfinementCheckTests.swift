@@ -1,5 +1,6 @@
 import Media
 import Synchronization
+import TestSupport
 import Testing
 
 /// Debug builds check where confined state is touched (issue 39 #6): a `ConditionLock` knows which
@@ -9,15 +10,15 @@ import Testing
     @Test("touching a ConditionLock's state without it held fails the check; with it held, and again after a wait, it passes")
     func conditionLockKnowsItsHolder() throws {
         let condition = ConditionLock()
-        let caught = Mutex<[String]>([])
-        condition.heldCheck.catchFailures { message in caught.withLock { $0.append(message) } }
+        let caught = CaughtFailures()
+        condition.heldCheck.catchFailures { caught.add($0) }
         condition.withLock { condition.assertHeld("the queue") }
         // A timed wait gives the lock up and takes it back: still held after it.
         condition.withLock {
             condition.wait(until: MonotonicTime.now())
             condition.assertHeld("the queue after a wait")
         }
-        #expect(caught.withLock { $0 }.isEmpty)
+        #expect(caught.all.isEmpty)
 
         condition.assertHeld("the queue")
         // Held, but by another thread.
@@ -25,7 +26,7 @@ import Testing
         let other = try DedicatedThread { condition.assertHeld("the queue from another thread") }
         other.join()
         condition.unlock()
-        #expect(caught.withLock { $0 } == [
+        #expect(caught.all == [
             "the queue touched without its lock held",
             "the queue from another thread touched without its lock held",
         ])
@@ -34,16 +35,16 @@ import Testing
     @Test("a first-caller confinement binds the first caller's thread: its later calls pass, another thread's fail")
     func theFirstCallerOwns() throws {
         let confinement = ThreadConfinement("the audio source")
-        let caught = Mutex<[String]>([])
-        confinement.check.catchFailures { message in caught.withLock { $0.append(message) } }
+        let caught = CaughtFailures()
+        confinement.check.catchFailures { caught.add($0) }
         let owner = try DedicatedThread {
             confinement.assertOnFirstCaller("the first delivery")
             confinement.assertOnFirstCaller("the second delivery")
         }
         owner.join()
-        #expect(caught.withLock { $0 }.isEmpty)
+        #expect(caught.all.isEmpty)
         confinement.assertOnFirstCaller("a delivery")
-        #expect(caught.withLock { $0 } == ["a delivery ran off the audio source's thread"])
+        #expect(caught.all == ["a delivery ran off the audio source's thread"])
     }
     #endif
 }

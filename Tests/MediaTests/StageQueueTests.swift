@@ -1,5 +1,6 @@
 import Media
 import Synchronization
+import TestSupport
 import Testing
 
 /// The one hand-off between stages: bounded, in order, dropping or waiting as the pusher says,
@@ -50,29 +51,29 @@ import Testing
     @Test("a push with a Lock or a ConditionLock held fails the debug check; one without passes")
     func aPushWithALockHeldIsCaught() {
         let queue = StageQueue<Int>(capacity: 8)
-        let caught = Mutex<[String]>([])
-        queue.lockCheck.catchFailures { message in caught.withLock { $0.append(message) } }
+        let caught = CaughtFailures()
+        queue.lockCheck.catchFailures { caught.add($0) }
         queue.push(0, whenFull: .drop)
-        #expect(caught.withLock { $0 }.isEmpty)
+        #expect(caught.all.isEmpty)
         let lock = Lock(0)
         lock.withLock { _ in _ = queue.push(1, whenFull: .drop) }
         let condition = ConditionLock()
         condition.withLock { _ = queue.push(2, whenFull: .drop) }
-        #expect(caught.withLock { $0 } == [
+        #expect(caught.all == [
             "a push into a stage queue with 1 lock(s) held by the pushing thread",
             "a push into a stage queue with 1 lock(s) held by the pushing thread",
         ])
         // Each lock given back: the count is 0 again.
         #expect(HeldLocks.onThisThread == 0)
         queue.push(3, whenFull: .drop)
-        #expect(caught.withLock { $0 }.count == 2)
+        #expect(caught.all.count == 2)
     }
 
     @Test("a call on a bound object from another thread fails the debug check; from its own it passes")
     func confinementIsChecked() throws {
         let confinement = ThreadConfinement("the test's stage")
-        let caught = Mutex<[String]>([])
-        confinement.check.catchFailures { message in caught.withLock { $0.append(message) } }
+        let caught = CaughtFailures()
+        confinement.check.catchFailures { caught.add($0) }
         confinement.assertOnOwner("before binding")
         let owner = try DedicatedThread {
             confinement.bindToCurrentThread()
@@ -80,7 +81,7 @@ import Testing
         }
         owner.join()
         confinement.assertOnOwner("a call")
-        #expect(caught.withLock { $0 } == ["a call ran off the test's stage's thread"])
+        #expect(caught.all == ["a call ran off the test's stage's thread"])
     }
     #endif
 }

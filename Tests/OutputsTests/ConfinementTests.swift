@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Media
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Outputs
@@ -11,20 +12,13 @@ import Testing
 /// output's file on its writer thread, a reconnect's publisher on the connect thread until the
 /// publisher thread takes it over.
 @Suite struct OutputsConfinementTests {
-    /// Debug-build messages a check gave instead of trapping.
-    final class Caught: Sendable {
-        private let messages = Mutex<[String]>([])
-        func add(_ message: String) { messages.withLock { $0.append(message) } }
-        var all: [String] { messages.withLock { $0 } }
-    }
-
     #if DEBUG
     @Test("a file output's file answers its writer thread; a call from another thread fails the debug check")
     func aContainerFileBelongsToItsWriterThread() throws {
         let directory = try FLVFileOutputTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("cam.flv").path
-        let caught = Caught()
+        let caught = CaughtFailures()
         // `onOpened` runs after `start` returned: the test waits for it.
         let opened = Handoff<FLVContainerFile>()
         let writer = ContainerWriter(name: path, logger: FLVFileOutputTests.logger, requestKeyframe: {})
@@ -60,7 +54,7 @@ import Testing
     @Test("a reconnect's publisher: the connect thread ends its connect, the publisher thread takes it over after; either out of turn fails the debug check")
     func aNewConnectionChangesHandsOnce() throws {
         let server = FakeServer([])
-        let caught = Caught()
+        let caught = CaughtFailures()
         /// An attempt whose connect thread took the publisher and, if `ending`, ended the connect.
         func attempt(ending: Bool) throws -> RTMPOutput.NewConnectionAttempt {
             let attempt = RTMPOutput.NewConnectionAttempt(FakePublisher(server: server))
